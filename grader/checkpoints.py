@@ -1,0 +1,133 @@
+"""Loading checkpoints: a folder with `checkpoint.toml` (data), `problem.py` (input generator,
+reference, baselines, byte count), `reference.py` (a correct Triton solution), `starter.py`
+and `solutions/wrong/*.py` (known-bad solutions, each naming the verdict it must get).
+
+`problem.py` runs in the trusted parent: it is written by an admin, never by a student.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import torch
+
+from grader.models import CaseSpec, CheckpointDef
+
+BUILTIN_DIR = Path(__file__).resolve().parent.parent / "reference_kernels"
+_EXPECT = re.compile(r"^#\s*expect:\s*(\w+)", re.MULTILINE)
+
+
+class CheckpointError(ValueError):
+    """A checkpoint folder is missing a part or its data does not validate."""
+
+
+@dataclass(frozen=True)
+class WrongSolution:
+    path: Path
+    expect: str  # the verdict it must get
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    definition: CheckpointDef
+    folder: Path
+    problem: ModuleType
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+    def make_inputs(self, case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
+        inputs = self.problem.make_inputs(case, gen)
+        return list(inputs)
+
+    def reference(self, inputs: list[torch.Tensor]) -> torch.Tensor:
+        fn: Callable[..., torch.Tensor] = self.problem.reference
+        return fn(*[t.clone() for t in inputs])
+
+    def minimal_bytes(self, inputs: list[torch.Tensor], output: torch.Tensor) -> int:
+        fn = getattr(self.problem, "minimal_bytes", None)
+        if fn is not None:
+            return int(fn(inputs, output))
+        return sum(t.numel() * t.element_size() for t in [*inputs, output])
+
+    def baselines(self) -> dict[str, Callable[..., Any]]:
+        return dict(getattr(self.problem, "BASELINES", {}))
+
+    @property
+    def reference_solution(self) -> Path:
+        return self.folder / "reference.py"
+
+    @property
+    def starter(self) -> Path | None:
+        p = self.folder / "starter.py"
+        return p if p.exists() else None
+
+    def wrong_solutions(self) -> list[WrongSolution]:
+        out = []
+        for path in sorted((self.folder / "solutions" / "wrong").glob("*.py")):
+            m = _EXPECT.search(path.read_text())
+            if not m:
+                raise CheckpointError(f"{path}: no '# expect: <verdict>' line")
+            out.append(WrongSolution(path, m.group(1)))
+        return out
+
+
+def _import_file(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise CheckpointError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def load(folder: Path) -> Checkpoint:
+    toml = folder / "checkpoint.toml"
+    if not toml.exists():
+        raise CheckpointError(f"{folder}: no checkpoint.toml")
+    try:
+        data = tomllib.loads(toml.read_text())
+        definition = CheckpointDef.model_validate(data)
+    except (tomllib.TOMLDecodeError, ValueError) as exc:
+        raise CheckpointError(f"{toml}: {exc}") from exc
+    problem_path = folder / "problem.py"
+    if not problem_path.exists():
+        raise CheckpointError(f"{folder}: no problem.py")
+    problem = _import_file(f"kgrade_problem_{definition.id.replace('-', '_')}", problem_path)
+    for name in ("make_inputs", "reference"):
+        if not callable(getattr(problem, name, None)):
+            raise CheckpointError(f"{problem_path}: missing function {name}()")
+    return Checkpoint(definition, folder, problem)
+
+
+def builtin_folders() -> list[Path]:
+    return sorted(p.parent for p in BUILTIN_DIR.glob("*/checkpoint.toml"))
+
+
+def builtins() -> dict[str, Checkpoint]:
+    loaded = [load(f) for f in builtin_folders()]
+    return {c.id: c for c in loaded}
+
+
+def get(checkpoint_id: str, extra_dirs: list[Path] | None = None) -> Checkpoint:
+    folders = builtin_folders()
+    for d in extra_dirs or []:
+        folders += sorted(p.parent for p in d.glob("*/checkpoint.toml"))
+    for folder in folders:
+        data = tomllib.loads((folder / "checkpoint.toml").read_text())
+        if data.get("id") == checkpoint_id:
+            return load(folder)
+    known = ", ".join(sorted(tomllib.loads((f / "checkpoint.toml").read_text())["id"] for f in folders))
+    raise CheckpointError(f"unknown checkpoint '{checkpoint_id}' (known: {known})")

@@ -1,0 +1,111 @@
+"""The program that runs inside the sandbox: import the submission, call its entry on the
+inputs the parent prepared, send the outputs back. It decides nothing.
+
+Usage (the parent builds this command): python -I child.py JOB_JSON RESULT_FD
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import torch  # noqa: E402
+
+from harness import guards, wire  # noqa: E402
+
+MAX_MESSAGE = 2000
+
+
+def describe(exc: BaseException, submission: str) -> dict[str, Any]:
+    """A short, student-facing description: type, message, and the submission's own lines."""
+    kind = type(exc).__name__
+    lines = [
+        f"line {fr.lineno}: {fr.line}"
+        for fr in traceback.extract_tb(exc.__traceback__)
+        if fr.filename == submission
+    ]
+    message = f"{kind}: {exc}".strip()
+    if lines:
+        message += "\n  at " + "\n  at ".join(lines[-3:])
+    if len(message) > MAX_MESSAGE:
+        message = message[: MAX_MESSAGE - 20] + "\n  … (trimmed)"
+    compile_like = "CompilationError" in kind or kind in {"SyntaxError", "IndentationError"}
+    return {"kind": kind, "compile": compile_like, "message": message}
+
+
+def main() -> int:
+    job = json.loads(Path(sys.argv[1]).read_text())
+    out = os.fdopen(int(sys.argv[2]), "wb")
+    submission = job["submission"]
+    device = job["device"]
+    torch.manual_seed(0)  # the submission's own randomness is not the parent's secret seed
+
+    counter, forcer = guards.LaunchCounter(), guards.ConfigForcer()
+    guards.install(counter, forcer)
+    with guards.TorchGuard(set(), 0.0):  # first entry imports torch machinery: do it now
+        torch.empty(1).add(1)
+
+    with open(job["inputs"], "rb") as fp:
+        inputs = wire.read_tensors(fp, max_total=1 << 40)
+
+    import importlib.util
+
+    try:
+        spec = importlib.util.spec_from_file_location("submission", submission)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["submission"] = module
+        spec.loader.exec_module(module)
+        entry = getattr(module, job["entry"])
+    except BaseException as exc:  # the submission may raise anything, SystemExit included
+        wire.write_frame(out, {"type": "error", "stage": "import", **describe(exc, submission)})
+        return 0
+    wire.write_frame(out, {"type": "ready"})
+
+    for run in job["runs"]:
+        index, total = 0, 1
+        while index < total and index < job["max_configs"]:
+            forcer.reset(index)
+            counter.launches = 0
+            args = [inputs[i].clone().to(device) for i in run["inputs"]]
+            guard = guards.TorchGuard(set(job["allowed_ops"]), job["poison"])
+            header: dict[str, Any] = {"run": run["id"], "config_index": index}
+            try:
+                with guard:
+                    result = entry(*args)
+                if device == "cuda":
+                    torch.cuda.synchronize()
+            except BaseException as exc:
+                header.update(type="run_error", **describe(exc, submission))
+                header.update(configs=list(forcer.seen.values()), used=forcer.used)
+                wire.write_frame(out, header)
+                break
+            total = forcer.count
+            header.update(
+                configs=list(forcer.seen.values()),
+                used=forcer.used,
+                launches=counter.launches,
+                forbidden=guard.forbidden,
+            )
+            if type(result) is not torch.Tensor:
+                header.update(type="bad_output", message=f"returned {type(result).__name__}")
+                wire.write_frame(out, header)
+            else:
+                header.update(type="result", tensor=wire.tensor_meta(result))
+                wire.write_frame(out, header, wire.tensor_bytes(result))
+            index += 1
+    wire.write_frame(out, {"type": "done"})
+    out.close()
+    return 0
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    os._exit(code)  # skip interpreter teardown: the submission's atexit hooks get no say

@@ -1,0 +1,138 @@
+"""In-sandbox instrumentation around the student's entry function.
+
+- `TorchGuard` (a TorchDispatchMode) records every aten op the entry runs outside Triton
+  launches, flags compute ops (however `torch.softmax` is spelled or aliased, it reaches the
+  dispatcher as `aten._softmax`) and fills every fresh allocation with a poison value so an
+  element the kernel never wrote cannot pass.
+- Triton launches are counted, and the guard is suspended while Triton runs (its launcher
+  copies tensors, which is not the student's compute).
+- `Autotuner.run` is replaced so the harness picks the config: every pruned config is run and
+  checked, not only the one the tuner would choose (under the interpreter the tuner cannot
+  benchmark at all).
+
+This runs inside the submission's process, so it is a detector, not a boundary: the verdict is
+decided by the parent, which compares the returned bytes with a reference the child never saw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
+
+ALLOC_OPS = {"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided"}
+# Allocation, views, copies, casts and metadata: everything a kernel wrapper needs.
+HARMLESS_OPS = ALLOC_OPS | {
+    "zeros", "zeros_like", "ones", "ones_like", "full", "full_like", "new_zeros", "new_ones",
+    "new_full", "fill", "fill_", "zero", "zero_", "scalar_tensor", "arange",
+    "view", "_unsafe_view", "_reshape_alias", "reshape", "as_strided", "t", "transpose",
+    "permute", "expand", "expand_as", "contiguous", "clone", "copy", "copy_", "_to_copy", "to",
+    "detach", "alias", "slice", "select", "unsqueeze", "squeeze", "flatten", "split",
+    "split_with_sizes", "unbind", "narrow", "view_as", "lift_fresh", "lift_fresh_copy",
+    "_local_scalar_dense", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
+    "is_contiguous", "resize_", "set_", "record_stream", "_has_compatible_shallow_copy_type",
+}
+
+
+def _poison_value(t: torch.Tensor, poison: float) -> float | int | bool:
+    if t.dtype.is_floating_point:
+        return poison
+    if t.dtype == torch.bool:
+        return True
+    return torch.iinfo(t.dtype).max
+
+
+class TorchGuard(TorchDispatchMode):
+    def __init__(self, allowed: set[str], poison: float) -> None:
+        super().__init__()
+        self.allowed = HARMLESS_OPS | allowed
+        self.poison = poison
+        self.forbidden: list[str] = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+        out = func(*args, **(kwargs or {}))
+        name = func.overloadpacket.__name__
+        if name in ALLOC_OPS and isinstance(out, torch.Tensor) and out.numel():
+            out.fill_(_poison_value(out, self.poison))
+        elif name not in self.allowed:
+            qual = f"torch.ops.aten.{name}"
+            if qual not in self.forbidden:
+                self.forbidden.append(qual)
+        return out
+
+
+class LaunchCounter:
+    """Counts Triton kernel launches and suspends dispatch modes while Triton runs."""
+
+    def __init__(self) -> None:
+        self.launches = 0
+
+    def wrap(self, run: Callable[..., Any]) -> Callable[..., Any]:
+        counter = self
+
+        def guarded_run(self_: Any, *args: Any, **kwargs: Any) -> Any:
+            if not kwargs.get("warmup", False):
+                counter.launches += 1
+            with _disable_current_modes():
+                return run(self_, *args, **kwargs)
+
+        return guarded_run
+
+
+def label(config: Any) -> str:
+    """`BLOCK_SIZE=256, num_warps=2`: the config's own knobs, launch options when not default."""
+    parts = [f"{k}={v}" for k, v in config.kwargs.items()]
+    parts.append(f"num_warps={config.num_warps}")
+    if config.num_stages != 3:
+        parts.append(f"num_stages={config.num_stages}")
+    return ", ".join(parts)
+
+
+class ConfigForcer:
+    """Replaces `Autotuner.run`: runs config number `index` of the pruned list."""
+
+    def __init__(self) -> None:
+        self.index = 0
+        self.seen: dict[int, list[str]] = {}  # autotuner id -> labels of its pruned configs
+        self.used: list[str] = []
+
+    def reset(self, index: int) -> None:
+        self.index = index
+        self.seen = {}
+        self.used = []
+
+    @property
+    def count(self) -> int:
+        return max((len(v) for v in self.seen.values()), default=1)
+
+    def wrap(self) -> Callable[..., Any]:
+        forcer = self
+
+        def forced_run(self_: Any, *args: Any, **kwargs: Any) -> Any:
+            self_.nargs = dict(zip(self_.arg_names, args, strict=False))
+            configs = self_.prune_configs(kwargs) if len(self_.configs) > 1 else self_.configs
+            forcer.seen[id(self_)] = [label(c) for c in configs]
+            config = configs[min(forcer.index, len(configs) - 1)]
+            forcer.used.append(f"{self_.base_fn.__name__}({label(config)})")
+            self_.best_config = config
+            if config.pre_hook is not None:
+                config.pre_hook({**self_.nargs, **kwargs, **config.all_kwargs()})
+            try:
+                return self_.fn.run(*args, **kwargs, **config.all_kwargs())
+            finally:
+                self_.nargs = None
+
+        return forced_run
+
+
+def install(counter: LaunchCounter, forcer: ConfigForcer) -> None:
+    """Patch Triton's launch paths. Must run before the submission is imported."""
+    from triton.runtime import autotuner, interpreter, jit
+
+    jit.JITFunction.run = counter.wrap(jit.JITFunction.run)  # type: ignore[method-assign]
+    interpreter.InterpretedFunction.run = counter.wrap(  # type: ignore[method-assign]
+        interpreter.InterpretedFunction.run
+    )
+    autotuner.Autotuner.run = forcer.wrap()  # type: ignore[method-assign]

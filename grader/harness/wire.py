@@ -1,0 +1,122 @@
+"""The byte format between the trusted parent and the sandboxed child.
+
+No pickle crosses the boundary: a frame is a length-prefixed JSON header, optionally followed
+by raw tensor bytes that the parent rebuilds with `torch.frombuffer` after checking dtype,
+shape and size against what it expects. A child can send garbage; the reader refuses it.
+
+This module is imported inside the sandbox, so it depends on nothing but the stdlib and torch.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections.abc import Iterator
+from typing import IO, Any
+
+import torch
+
+DTYPES: dict[str, torch.dtype] = {
+    "float32": torch.float32,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "float64": torch.float64,
+    "int64": torch.int64,
+    "int32": torch.int32,
+    "uint8": torch.uint8,
+    "bool": torch.bool,
+}
+DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
+
+MAX_HEADER = 1 << 20
+_HEAD = struct.Struct("<IQ")  # json length, payload length
+
+
+class WireError(ValueError):
+    """The peer sent something that is not a valid frame."""
+
+
+def dtype_name(dtype: torch.dtype) -> str:
+    try:
+        return DTYPE_NAMES[dtype]
+    except KeyError as exc:
+        raise WireError(f"unsupported dtype {dtype}") from exc
+
+
+def tensor_bytes(t: torch.Tensor) -> bytes:
+    t = t.detach().to("cpu").contiguous()
+    if t.dtype == torch.bfloat16:  # numpy has no bfloat16: ship the raw 16-bit pattern
+        t = t.view(torch.int16)
+    return t.numpy().tobytes()
+
+
+def tensor_meta(t: torch.Tensor) -> dict[str, Any]:
+    return {"dtype": dtype_name(t.dtype), "shape": list(t.shape)}
+
+
+def write_frame(fp: IO[bytes], header: dict[str, Any], payload: bytes = b"") -> None:
+    raw = json.dumps(header).encode()
+    fp.write(_HEAD.pack(len(raw), len(payload)))
+    fp.write(raw)
+    if payload:
+        fp.write(payload)
+    fp.flush()
+
+
+def read_frames(fp: IO[bytes], max_total: int) -> Iterator[tuple[dict[str, Any], bytes]]:
+    """Yield (header, payload) until EOF. Raises WireError on a malformed or oversized stream."""
+    total = 0
+    while True:
+        head = fp.read(_HEAD.size)
+        if not head:
+            return
+        if len(head) != _HEAD.size:
+            raise WireError("truncated frame")
+        jlen, plen = _HEAD.unpack(head)
+        total += _HEAD.size + jlen + plen
+        if jlen > MAX_HEADER or total > max_total:
+            raise WireError("result stream exceeds its size limit")
+        raw = fp.read(jlen)
+        payload = fp.read(plen) if plen else b""
+        if len(raw) != jlen or len(payload) != plen:
+            raise WireError("truncated frame")
+        try:
+            header = json.loads(raw)
+        except ValueError as exc:
+            raise WireError("frame header is not JSON") from exc
+        if not isinstance(header, dict):
+            raise WireError("frame header is not an object")
+        yield header, payload
+
+
+def decode_tensor(meta: Any, payload: bytes) -> torch.Tensor:
+    """Rebuild a tensor from a header's meta and raw bytes, validating every field."""
+    if not isinstance(meta, dict):
+        raise WireError("tensor meta is not an object")
+    dtype = DTYPES.get(meta.get("dtype"))  # type: ignore[arg-type]
+    shape = meta.get("shape")
+    if dtype is None:
+        raise WireError(f"unsupported dtype {meta.get('dtype')!r}")
+    if not isinstance(shape, list) or not all(isinstance(s, int) and s >= 0 for s in shape):
+        raise WireError("bad shape")
+    numel = 1
+    for s in shape:
+        numel *= s
+    itemsize = torch.empty((), dtype=dtype).element_size()
+    if numel * itemsize != len(payload):
+        raise WireError("payload size does not match shape and dtype")
+    if numel == 0:
+        return torch.empty(shape, dtype=dtype)
+    raw_dtype = torch.int16 if dtype == torch.bfloat16 else dtype
+    t = torch.frombuffer(bytearray(payload), dtype=raw_dtype).reshape(shape)
+    return t.view(dtype) if raw_dtype is not dtype else t
+
+
+def write_tensors(fp: IO[bytes], tensors: list[torch.Tensor]) -> None:
+    """Write a list of tensors as one frame each (used for the inputs file)."""
+    for t in tensors:
+        write_frame(fp, {"tensor": tensor_meta(t)}, tensor_bytes(t))
+
+
+def read_tensors(fp: IO[bytes], max_total: int) -> list[torch.Tensor]:
+    return [decode_tensor(h.get("tensor"), p) for h, p in read_frames(fp, max_total)]

@@ -1,0 +1,108 @@
+"""Public data types of the grading engine: checkpoint definitions and grade results.
+
+Everything here is plain data (pydantic), so a grade serialises to the same JSON whether it
+comes from `kgrade grade`, a Celery task or a test.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class Verdict(StrEnum):
+    CORRECT = "correct"
+    WRONG_ANSWER = "wrong_answer"
+    COMPILE_ERROR = "compile_error"
+    RUNTIME_ERROR = "runtime_error"
+    TIME_LIMIT = "time_limit"
+    MEMORY_LIMIT = "memory_limit"
+    FORBIDDEN = "forbidden"
+    INTERNAL_ERROR = "internal_error"
+
+
+class Tolerance(BaseModel):
+    atol: float
+    rtol: float
+
+
+class CaseSpec(BaseModel):
+    """One input shape of a checkpoint. Each case is drawn at least twice with fresh data."""
+
+    name: str
+    shape: list[int]
+    dtype: str = "float32"
+    # Extra knobs the checkpoint's input generator understands (e.g. {"scale": 1000.0}).
+    params: dict[str, Any] = Field(default_factory=dict)
+    # Hidden cases are graded but their details are withheld from the student's report.
+    hidden: bool = False
+
+
+class RubricSpec(BaseModel):
+    baseline: str = "torch"
+    # Level 3 needs the lower bound of the speedup's 95 % confidence interval above this.
+    min_speedup_lower_bound: float = 1.0
+    # Points the explanation must address (each a list of accepted keywords).
+    explanation_points: dict[str, list[str]] = Field(default_factory=dict)
+    number_tolerance: float = 0.15
+
+
+class CheckpointDef(BaseModel):
+    """A checkpoint's data, as written in `reference_kernels/<id>/checkpoint.toml`."""
+
+    id: str
+    title: str
+    entry: str
+    signature: str
+    statement: str = ""
+    dtypes: list[str] = Field(default_factory=lambda: ["float32"])
+    tolerances: dict[str, Tolerance]
+    interpreter_cases: list[CaseSpec]
+    gpu_cases: list[CaseSpec] = Field(default_factory=list)
+    benchmark_shapes: list[CaseSpec] = Field(default_factory=list)
+    draws_per_case: int = Field(default=2, ge=2)
+    # aten ops (by overload packet name, e.g. "sum") the entry may run besides allocation,
+    # views and copies. Empty means: every computation must be in Triton.
+    allowed_torch_ops: list[str] = Field(default_factory=list)
+    baselines: list[str] = Field(default_factory=lambda: ["torch"])
+    target_gpus: list[str] = Field(default_factory=lambda: ["rtx5090", "h200"])
+    rubric: RubricSpec = Field(default_factory=RubricSpec)
+    # Output poison for float outputs; the harness fills every fresh allocation with it.
+    poison: float = float("nan")
+
+
+class CaseResult(BaseModel):
+    name: str
+    passed: bool
+    max_abs_err: float | None = None
+    message: str = ""
+    shape: list[int] | None = None
+    dtype: str | None = None
+    draw: int = 0
+    config: str | None = None
+    hidden: bool = False
+
+
+class ConfigResult(BaseModel):
+    """The outcome of one `@triton.autotune` config across every case it was run on."""
+
+    config: str
+    passed: bool
+    failed_cases: list[str] = Field(default_factory=list)
+    failed_widths: list[int] = Field(default_factory=list)
+
+
+class GradeResult(BaseModel):
+    checkpoint: str
+    verdict: Verdict
+    level: int = Field(ge=0, le=4)
+    device: str
+    cases: list[CaseResult] = Field(default_factory=list)
+    messages: list[str] = Field(default_factory=list)
+    configs: list[ConfigResult] = Field(default_factory=list)
+    stdout: str = ""
+    stages: dict[str, float] = Field(default_factory=dict)
+    sandbox: str = ""
+    versions: dict[str, str] = Field(default_factory=dict)

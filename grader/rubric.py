@@ -1,0 +1,66 @@
+"""The C3a rubric: a level from 0 to 4 and the sentence that explains it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.checkpoints import Checkpoint
+from grader.models import GradeResult, Verdict
+
+LEVEL0 = {
+    Verdict.COMPILE_ERROR,
+    Verdict.FORBIDDEN,
+    Verdict.TIME_LIMIT,
+    Verdict.MEMORY_LIMIT,
+    Verdict.INTERNAL_ERROR,
+}
+
+
+def level(result: GradeResult, gpu_evidence: dict[str, Any] | None) -> int:
+    """0: no valid attempt; 1: runs but wrong; 2: correct without evidence of a win;
+    3: correct and a proven win with backed explanation (decided by the GPU stage);
+    4 is only ever set by an instructor's approval."""
+    if result.verdict in LEVEL0:
+        return 0
+    if result.verdict is Verdict.RUNTIME_ERROR:
+        # It imported and ran: a crash inside a case is a wrong answer that did not finish.
+        return 1 if result.cases else 0
+    if result.verdict is Verdict.WRONG_ANSWER:
+        return 1
+    if gpu_evidence and gpu_evidence.get("level3"):
+        return 3
+    return 2
+
+
+_WHY = {
+    Verdict.COMPILE_ERROR: "your file does not compile or import",
+    Verdict.FORBIDDEN: "the submission does something the checkpoint does not allow",
+    Verdict.TIME_LIMIT: "it ran past the time limit",
+    Verdict.MEMORY_LIMIT: "it used more memory than allowed",
+    Verdict.INTERNAL_ERROR: "the grader failed (not your fault; it will be retried or looked at)",
+    Verdict.RUNTIME_ERROR: "it crashed while running",
+    Verdict.WRONG_ANSWER: "it runs, but its output is wrong on at least one case",
+}
+
+
+def headline(result: GradeResult, device: str) -> str:
+    if result.verdict is Verdict.CORRECT:
+        n = len({c.name for c in result.cases})
+        runs = len(result.cases)
+        where = "under the Triton interpreter" if device == "cpu" else "on the GPU"
+        configs = f", {len(result.configs)} autotune configs each" if result.configs else ""
+        return (
+            f"Level {result.level}: correct on all {n} cases {where} ({runs} calls: each "
+            f"shape drawn at least twice with fresh random inputs{configs})."
+        )
+    return f"Level {result.level} ({result.verdict.value}): {_WHY[result.verdict]}."
+
+
+def cpu_ceiling_message(checkpoint: Checkpoint) -> str:
+    baseline = checkpoint.definition.rubric.baseline
+    return (
+        "Not benchmarked: no GPU here, so level 2 is the most a CPU grading gives. Level 3 "
+        f"needs a GPU grading that shows a speedup over the '{baseline}' baseline (lower bound "
+        "of its 95 % confidence interval above 1), Nsight metrics, and an explanation backed "
+        "by them."
+    )

@@ -1,0 +1,340 @@
+"""Run an untrusted command under bubblewrap with resource limits, and watch it.
+
+The sandbox gives the child: a read-only view of the OS (/usr and friends), of the Python
+installation and of the harness; the job folder read-only; a private, size-capped /tmp; no
+network, no other processes, no host home, no project checkout; an allowlisted environment.
+The parent enforces wall time, host memory (RSS of the whole process tree: RLIMIT_AS would
+break CUDA), the number of processes, file sizes and the amount of output it keeps.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+NOBODY = 65534
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+@dataclass(frozen=True)
+class Limits:
+    wall_seconds: float = 60.0
+    memory_bytes: int = 8 << 30
+    max_processes: int = 256  # threads count as processes for the kernel
+    output_bytes: int = 64 << 10  # captured stdout+stderr kept for the report
+    tmp_bytes: int = 1 << 30
+    file_bytes: int = 256 << 20
+    result_bytes: int = 4 << 30
+
+
+@dataclass
+class RunOutcome:
+    returncode: int | None = None
+    timed_out: bool = False
+    memory_exceeded: bool = False
+    peak_rss: int = 0
+    wall: float = 0.0
+    output: str = ""
+    output_total: int = 0
+    reader_error: str | None = None
+
+    @property
+    def signal_name(self) -> str | None:
+        if self.returncode is not None and self.returncode < 0:
+            return signal.Signals(-self.returncode).name
+        return None
+
+
+@dataclass
+class Mount:
+    host: Path
+    inside: str
+    writable: bool = False
+
+
+@dataclass
+class Spec:
+    argv: list[str]
+    env: dict[str, str]
+    mounts: list[Mount] = field(default_factory=list)
+    gpu: bool = False
+
+
+class SandboxUnavailable(RuntimeError):
+    pass
+
+
+def _system_binds() -> list[str]:
+    args: list[str] = []
+    for top in ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    for etc in ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "nsswitch.conf"):
+        if os.path.exists(f"/etc/{etc}"):
+            args += ["--ro-bind", f"/etc/{etc}", f"/etc/{etc}"]
+    return args
+
+
+def _python_binds() -> list[str]:
+    """The interpreter and the packages the harness imports, at their own paths."""
+    args: list[str] = []
+    seen: set[str] = set()
+    for prefix in {sys.base_prefix, sys.prefix, *map(str, _site_dirs())}:
+        real = os.path.realpath(prefix)
+        for path in {prefix, real}:
+            if path in seen or path.startswith(("/usr/", "/tmp")):
+                continue
+            seen.add(path)
+            args += ["--ro-bind", real, path]
+    return args
+
+
+def _site_dirs() -> list[Path]:
+    import site
+
+    return [Path(p) for p in site.getsitepackages() if os.path.isdir(p)]
+
+
+def _gpu_binds() -> list[str]:
+    args: list[str] = []
+    for dev in sorted(Path("/dev").glob("nvidia*")):
+        args += ["--dev-bind", str(dev), str(dev)]
+    if os.path.isdir("/dev/dri"):
+        args += ["--dev-bind", "/dev/dri", "/dev/dri"]
+    args += ["--ro-bind", "/sys", "/sys"]
+    for extra in ("/run/nvidia-persistenced", "/etc/nvidia"):
+        if os.path.exists(extra):
+            args += ["--ro-bind", extra, extra]
+    return args
+
+
+def bwrap_argv(spec: Spec, limits: Limits) -> list[str]:
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        raise SandboxUnavailable("bubblewrap (bwrap) is not installed")
+    if os.geteuid() == 0:
+        # As root, bwrap mounts with root's rights (it can bind a Python that lives under a
+        # 0700 /root), then setpriv becomes the real uid `nobody` with no capabilities, so
+        # RLIMIT_NPROC and file permissions hold for everything the submission starts.
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            raise SandboxUnavailable("setpriv (util-linux) is not installed")
+        ids = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+               "--unshare-cgroup-try", "--cap-drop", "ALL",
+               "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        drop = [setpriv, "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups",
+                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+    else:
+        ids = ["--unshare-all", "--unshare-user", "--disable-userns",
+               "--uid", str(NOBODY), "--gid", str(NOBODY)]
+        drop = []
+    args = [
+        bwrap, *ids, "--die-with-parent", "--new-session", "--hostname", "sandbox",
+        *_system_binds(), *_python_binds(),
+        "--proc", "/proc", "--dev", "/dev",
+        "--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
+    ]
+    for m in spec.mounts:
+        args += ["--bind" if m.writable else "--ro-bind", str(m.host), m.inside]
+    if spec.gpu:
+        args += _gpu_binds()
+    args = _with_parents(args)
+    args += ["--chdir", "/tmp", "--clearenv"]
+    for k, v in spec.env.items():
+        args += ["--setenv", k, v]
+    return [*args, "--", *drop, *spec.argv]
+
+
+def _with_parents(args: list[str]) -> list[str]:
+    """bwrap creates missing parents of a mount point with mode 0700, which `nobody` cannot
+    traverse: create them first, world-traversable (they are empty directories)."""
+    targets = [args[i + 2] for i, a in enumerate(args) if a in {"--ro-bind", "--bind", "--dev-bind"}]
+    parents: list[str] = []
+    for t in targets:
+        p = Path(t).parent
+        chain = []
+        while str(p) not in {"/", "."}:
+            chain.append(str(p))
+            p = p.parent
+        for d in reversed(chain):
+            if d not in parents and d not in targets:
+                parents.append(d)
+    first = next(i for i, a in enumerate(args) if a in {"--ro-bind", "--symlink", "--bind"})
+    made = [x for d in parents for x in ("--perms", "0755", "--dir", d)]
+    return args[:first] + made + args[first:]
+
+
+@functools.lru_cache(maxsize=1)
+def probe() -> str | None:
+    """None when a sandbox can be made here, else the reason it cannot."""
+    if not sys.platform.startswith("linux"):
+        return "bubblewrap needs Linux"
+    try:
+        argv = bwrap_argv(Spec(argv=["/bin/true"], env={}), Limits())
+    except SandboxUnavailable as exc:
+        return str(exc)
+    try:
+        proc = subprocess.run(argv, capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap failed to start: {exc}"
+    if proc.returncode != 0:
+        return "bubblewrap cannot create namespaces here: " + proc.stderr.decode()[-300:].strip()
+    return None
+
+
+
+
+def _user_process_count(uid: int) -> int:
+    count = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid == uid:
+                    count += len(os.listdir(f"/proc/{entry.name}/task"))
+            except OSError:
+                continue
+    return count
+
+
+def _limiter(limits: Limits, cpu_only: bool, nproc: int) -> Callable[[], None]:
+    def apply() -> None:  # runs in the child between fork and exec: setrlimit only
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+        cpu = int(limits.wall_seconds * 4) + 10
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        if cpu_only:  # the GPU driver maps far more than it uses; there the watchdog rules
+            resource.setrlimit(resource.RLIMIT_DATA, (limits.memory_bytes, limits.memory_bytes))
+
+    return apply
+
+
+def _tree(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as fp:
+                stat = fp.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def _rss(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as fp:
+                total += int(fp.read().split()[1]) * PAGE
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    pids = _tree(proc.pid)
+    for pid in reversed(pids):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _drain(stream: IO[bytes], keep: int, outcome: RunOutcome) -> None:
+    head = bytearray()
+    while chunk := stream.read(65536):
+        outcome.output_total += len(chunk)
+        if len(head) < keep:
+            head += chunk[: keep - len(head)]
+    outcome.output = head.decode("utf-8", "replace")
+
+
+def run(
+    spec: Spec,
+    limits: Limits,
+    read_results: Callable[[IO[bytes]], None],
+    *,
+    sandboxed: bool = True,
+) -> RunOutcome:
+    """Run spec.argv; `read_results` consumes the child's result pipe (fd passed as the
+    placeholder `{RESULT_FD}` in argv). Returns when the child and its tree are gone."""
+    r_fd, w_fd = os.pipe()
+    argv = [a.replace("{RESULT_FD}", str(w_fd)) for a in spec.argv]
+    spec = Spec(argv=argv, env=spec.env, mounts=spec.mounts, gpu=spec.gpu)
+    full = bwrap_argv(spec, limits) if sandboxed else spec.argv
+    # Inside the sandbox the submission runs as `nobody` when we are root (setpriv), else as
+    # our own uid, whose other processes count against RLIMIT_NPROC too.
+    uid = NOBODY if sandboxed and os.geteuid() == 0 else os.getuid()
+    nproc = limits.max_processes + _user_process_count(uid)
+    outcome = RunOutcome()
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        full,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        pass_fds=(w_fd,),
+        start_new_session=True,
+        env=None if sandboxed else spec.env,
+        preexec_fn=_limiter(limits, cpu_only=not spec.gpu, nproc=nproc),
+    )
+    os.close(w_fd)
+    assert proc.stdout is not None
+    drain = threading.Thread(target=_drain, args=(proc.stdout, limits.output_bytes, outcome))
+    drain.start()
+
+    def consume() -> None:
+        with os.fdopen(r_fd, "rb") as fp:
+            try:
+                read_results(fp)
+            except Exception as exc:  # a malformed or oversized stream: stop the child
+                outcome.reader_error = str(exc)
+                _kill_tree(proc)
+                while fp.read(1 << 20):
+                    pass
+
+    reader = threading.Thread(target=consume)
+    reader.start()
+    try:
+        while proc.poll() is None:
+            elapsed = time.monotonic() - start
+            rss = _rss(_tree(proc.pid))
+            outcome.peak_rss = max(outcome.peak_rss, rss)
+            if rss > limits.memory_bytes:
+                outcome.memory_exceeded = True
+                _kill_tree(proc)
+            elif elapsed > limits.wall_seconds:
+                outcome.timed_out = True
+                _kill_tree(proc)
+            time.sleep(0.05)
+    finally:
+        _kill_tree(proc)
+        proc.wait()
+    outcome.wall = time.monotonic() - start
+    outcome.returncode = proc.returncode
+    reader.join(timeout=30)
+    drain.join(timeout=30)
+    return outcome

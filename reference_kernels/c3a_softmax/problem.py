@@ -1,0 +1,43 @@
+"""c3a-softmax: inputs, reference and baselines. Runs in the trusted parent."""
+
+from __future__ import annotations
+
+import torch
+
+from grader.harness.wire import DTYPES
+from grader.models import CaseSpec
+
+
+def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
+    scale = float(case.params.get("scale", 1.0))
+    x = torch.randn(case.shape, generator=gen, dtype=torch.float32) * scale
+    frac = float(case.params.get("neg_inf_fraction", 0.0))
+    if frac:
+        drop = torch.rand(case.shape, generator=gen) < frac
+        drop[:, 0] = False  # keep every row with at least one finite entry
+        x = x.masked_fill(drop, float("-inf"))
+    return [x.to(DTYPES[case.dtype])]
+
+
+def reference(x: torch.Tensor) -> torch.Tensor:
+    return torch.softmax(x.to(torch.float64), dim=-1).to(x.dtype)
+
+
+def naive(x: torch.Tensor) -> torch.Tensor:
+    """The course's starting point: five kernels, each a round-trip to DRAM."""
+    m = x.max(dim=-1, keepdim=True).values
+    e = torch.exp(x - m)
+    s = e.sum(dim=-1, keepdim=True)
+    return e / s
+
+
+def _torch(x: torch.Tensor) -> torch.Tensor:
+    return torch.softmax(x, dim=-1)
+
+
+BASELINES = {"torch": _torch, "naive": naive, "compile": "compile:torch"}
+
+
+def minimal_bytes(inputs: list[torch.Tensor], output: torch.Tensor) -> int:
+    (x,) = inputs
+    return x.numel() * x.element_size() + output.numel() * output.element_size()
