@@ -1,7 +1,7 @@
 """kgrade's grading engine: a plain library (no web, queue or database code).
 
-    from grader import checkpoints, grade
-    result = grade(source, checkpoints.get("c3a-softmax"))
+from grader import checkpoints, grade
+result = grade(source, checkpoints.get("c3a-softmax"))
 """
 
 from grader.models import CaseResult, CheckpointDef, GradeResult, Verdict

@@ -21,7 +21,8 @@ import torch
 from grader.models import CaseSpec, CheckpointDef
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "reference_kernels"
-_EXPECT = re.compile(r"^#\s*expect:\s*(\w+)", re.MULTILINE)
+Arg = torch.Tensor | int | float
+_EXPECT = re.compile(r"^#\s*expect:\s*([\w|]+)", re.MULTILINE)
 
 
 class CheckpointError(ValueError):
@@ -31,7 +32,7 @@ class CheckpointError(ValueError):
 @dataclass(frozen=True)
 class WrongSolution:
     path: Path
-    expect: str  # the verdict it must get
+    expect: str  # the verdict it must get; "a|b" accepts either
 
     @property
     def name(self) -> str:
@@ -48,19 +49,24 @@ class Checkpoint:
     def id(self) -> str:
         return self.definition.id
 
-    def make_inputs(self, case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
-        inputs = self.problem.make_inputs(case, gen)
-        return list(inputs)
+    def make_inputs(self, case: CaseSpec, gen: torch.Generator) -> list[Arg]:
+        """The entry's positional arguments: tensors, or plain numbers (e.g. eps)."""
+        inputs = list(self.problem.make_inputs(case, gen))
+        for a in inputs:
+            if not isinstance(a, torch.Tensor | int | float) or isinstance(a, bool):
+                raise CheckpointError(f"{self.id}: make_inputs returned a {type(a).__name__}")
+        return inputs
 
-    def reference(self, inputs: list[torch.Tensor]) -> torch.Tensor:
+    def reference(self, inputs: list[Arg]) -> torch.Tensor:
         fn: Callable[..., torch.Tensor] = self.problem.reference
-        return fn(*[t.clone() for t in inputs])
+        return fn(*[a.clone() if isinstance(a, torch.Tensor) else a for a in inputs])
 
-    def minimal_bytes(self, inputs: list[torch.Tensor], output: torch.Tensor) -> int:
+    def minimal_bytes(self, inputs: list[Arg], output: torch.Tensor) -> int:
         fn = getattr(self.problem, "minimal_bytes", None)
         if fn is not None:
             return int(fn(inputs, output))
-        return sum(t.numel() * t.element_size() for t in [*inputs, output])
+        tensors = [a for a in inputs if isinstance(a, torch.Tensor)]
+        return sum(t.numel() * t.element_size() for t in [*tensors, output])
 
     def baselines(self) -> dict[str, Callable[..., Any]]:
         return dict(getattr(self.problem, "BASELINES", {}))
@@ -129,5 +135,7 @@ def get(checkpoint_id: str, extra_dirs: list[Path] | None = None) -> Checkpoint:
         data = tomllib.loads((folder / "checkpoint.toml").read_text())
         if data.get("id") == checkpoint_id:
             return load(folder)
-    known = ", ".join(sorted(tomllib.loads((f / "checkpoint.toml").read_text())["id"] for f in folders))
+    known = ", ".join(
+        sorted(tomllib.loads((f / "checkpoint.toml").read_text())["id"] for f in folders)
+    )
     raise CheckpointError(f"unknown checkpoint '{checkpoint_id}' (known: {known})")

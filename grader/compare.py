@@ -38,9 +38,7 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance) -> Comparison:
     """allclose with NaN and ±Inf required to match exactly, and a message that points at the
     first wrong element."""
     if tuple(out.shape) != tuple(ref.shape):
-        return Comparison(
-            False, None, f"expected shape {tuple(ref.shape)}, got {tuple(out.shape)}"
-        )
+        return Comparison(False, None, f"expected shape {tuple(ref.shape)}, got {tuple(out.shape)}")
     if out.dtype != ref.dtype:
         return Comparison(False, None, f"expected dtype {ref.dtype}, got {out.dtype}")
     if ref.numel() == 0:

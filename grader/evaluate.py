@@ -12,6 +12,7 @@ from typing import Any
 
 import torch
 
+from grader.checkpoints import Arg
 from grader.compare import Comparison, compare
 from grader.harness import wire
 from grader.models import CaseResult, CaseSpec, ConfigResult, Tolerance, Verdict
@@ -23,7 +24,7 @@ class PlannedRun:
     id: int
     case: CaseSpec
     draw: int
-    inputs: list[torch.Tensor]
+    inputs: list[Arg]
     reference: torch.Tensor
 
 
@@ -86,7 +87,9 @@ class Collector:
             rec.error = header
         elif kind == "bad_output":
             rec.comparison = Comparison(
-                False, None, f"the entry must return a plain torch.Tensor; it {header.get('message')}"
+                False,
+                None,
+                f"the entry must return a plain torch.Tensor; it {header.get('message')}",
             )
         else:
             out = wire.decode_tensor(header.get("tensor"), payload)
@@ -122,8 +125,10 @@ def _config_hint(configs: list[ConfigResult], cases_by_name: dict[str, CaseSpec]
     if len(bad) > 12:
         lines.append(f"  - … and {len(bad) - 12} more")
     too_small = [
-        c for c in bad
-        if (m := _BLOCK.findall(c.config)) and c.failed_widths
+        c
+        for c in bad
+        if (m := _BLOCK.findall(c.config))
+        and c.failed_widths
         and any(int(v) < max(c.failed_widths) for _, v in m)
     ]
     if too_small:
@@ -143,7 +148,9 @@ def _config_hint(configs: list[ConfigResult], cases_by_name: dict[str, CaseSpec]
 def _error_verdict(err: dict[str, Any]) -> Verdict:
     if err.get("compile"):
         return Verdict.COMPILE_ERROR
-    if err.get("kind") in {"MemoryError", "OutOfMemoryError"}:
+    if err.get("kind") in {"MemoryError", "OutOfMemoryError"} or "can't allocate memory" in str(
+        err.get("message", "")
+    ):
         return Verdict.MEMORY_LIMIT
     return Verdict.RUNTIME_ERROR
 
@@ -161,7 +168,11 @@ def evaluate(
             passed, err, msg = False, None, str(rec.error.get("message", ""))
         else:
             assert rec.comparison is not None
-            passed, err, msg = rec.comparison.passed, rec.comparison.max_abs_err, rec.comparison.message
+            passed, err, msg = (
+                rec.comparison.passed,
+                rec.comparison.max_abs_err,
+                rec.comparison.message,
+            )
         cases.append(
             CaseResult(
                 name=rec.run.case.name if not hidden else f"hidden-{rec.run.id}",
@@ -240,7 +251,7 @@ def evaluate(
     else:
         verdict = Verdict.CORRECT
 
-    if verdict is Verdict.WRONG_ANSWER or (verdict is Verdict.RUNTIME_ERROR and wrong):
+    if verdict is Verdict.WRONG_ANSWER or (verdict is Verdict.RUNTIME_ERROR and compared_wrong):
         names = list(dict.fromkeys(c.name for c in wrong))
         first = wrong[0]
         messages.append(
@@ -260,18 +271,22 @@ def evaluate(
             )
         messages.extend(_config_hint(config_list, by_case))
 
-    if (missing or not collected.done) and verdict not in {Verdict.TIME_LIMIT, Verdict.MEMORY_LIMIT}:
-        if collected.import_error is None and not errors:
-            how = (
-                f"was killed by {outcome.signal_name}" if outcome.signal_name
-                else f"exited with status {outcome.returncode}"
+    killed = verdict in {Verdict.TIME_LIMIT, Verdict.MEMORY_LIMIT}
+    if (missing or not collected.done) and not killed and not collected.import_error and not errors:
+        how = (
+            f"was killed by {outcome.signal_name}"
+            if outcome.signal_name
+            else f"exited with status {outcome.returncode}"
+        )
+        messages.append(
+            f"The submission's process {how} before finishing "
+            f"({len(missing)} of {len(runs)} runs never returned a result)"
+            + (
+                ". A SIGSEGV usually means an out-of-bounds load or store: check your masks."
+                if outcome.signal_name in {"SIGSEGV", "SIGBUS", "SIGABRT"}
+                else "."
             )
-            messages.append(
-                f"The submission's process {how} before finishing "
-                f"({len(missing)} of {len(runs)} runs never returned a result)"
-                + (". A SIGSEGV usually means an out-of-bounds load or store: check your masks."
-                   if outcome.signal_name in {"SIGSEGV", "SIGBUS", "SIGABRT"} else ".")
-            )
+        )
     if outcome.reader_error:
         messages.append(f"The submission's result stream was refused: {outcome.reader_error}.")
     return Evaluation(verdict, cases, config_list, messages, ran_cases=bool(collected.records))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import platform
 import secrets
@@ -27,6 +28,7 @@ from grader.harness import wire
 from grader.models import GradeResult, Verdict
 from grader.static import check
 
+log = logging.getLogger(__name__)
 HARNESS_DIR = Path(__file__).resolve().parent / "harness"
 
 
@@ -87,7 +89,7 @@ def plan_runs(checkpoint: Checkpoint, device: str, seed: int) -> list[PlannedRun
         for draw in range(d.draws_per_case):
             gen = torch.Generator().manual_seed(_run_seed(seed, case.name, draw))
             inputs = checkpoint.make_inputs(case, gen)
-            reference = checkpoint.reference([t.clone() for t in inputs])
+            reference = checkpoint.reference(inputs)
             runs.append(PlannedRun(len(runs), case, draw, inputs, reference))
     return runs
 
@@ -112,7 +114,9 @@ def _child_env(device: str) -> dict[str, str]:
     return env
 
 
-def _level0(checkpoint: Checkpoint, verdict: Verdict, device: str, messages: list[str]) -> GradeResult:
+def _level0(
+    checkpoint: Checkpoint, verdict: Verdict, device: str, messages: list[str]
+) -> GradeResult:
     result = GradeResult(
         checkpoint=checkpoint.id,
         verdict=verdict,
@@ -126,8 +130,26 @@ def _level0(checkpoint: Checkpoint, verdict: Verdict, device: str, messages: lis
 
 
 def grade(source: str, checkpoint: Checkpoint, options: GradeOptions | None = None) -> GradeResult:
+    """Grade `source`. Always returns a result; an unexpected failure of the grader itself is
+    an `internal_error` grade. Raises SandboxRefused when no sandbox can be made and the
+    options do not allow running without one."""
     options = options or GradeOptions()
     device = resolve_device(options.device)
+    try:
+        return _grade(source, checkpoint, options, device)
+    except SandboxRefused:
+        raise
+    except Exception as exc:  # a bug of ours must still give the student an answer
+        log.exception("grading failed")
+        return _level0(
+            checkpoint,
+            Verdict.INTERNAL_ERROR,
+            device,
+            [f"The grader failed while grading this submission ({type(exc).__name__}: {exc})."],
+        )
+
+
+def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: str) -> GradeResult:
     stages: dict[str, float] = {}
     t0 = time.monotonic()
     entry = checkpoint.definition.entry
@@ -139,7 +161,11 @@ def grade(source: str, checkpoint: Checkpoint, options: GradeOptions | None = No
     if static.forbidden:
         return _level0(checkpoint, Verdict.FORBIDDEN, device, static.forbidden)
     if static.problems:
-        verdict = Verdict.FORBIDDEN if "triton.jit" in " ".join(static.problems) else Verdict.COMPILE_ERROR
+        verdict = (
+            Verdict.FORBIDDEN
+            if "triton.jit" in " ".join(static.problems)
+            else Verdict.COMPILE_ERROR
+        )
         return _level0(checkpoint, verdict, device, static.problems)
 
     sandboxed = not options.unsafe_no_sandbox
@@ -172,8 +198,11 @@ def grade(source: str, checkpoint: Checkpoint, options: GradeOptions | None = No
         messages=ev.messages,
         configs=ev.configs,
         stdout=outcome.output
-        + (f"\n… ({outcome.output_total} bytes in all, the rest dropped)"
-           if outcome.output_total > len(outcome.output.encode()) else ""),
+        + (
+            f"\n… ({outcome.output_total} bytes in all, the rest dropped)"
+            if outcome.output_total > len(outcome.output.encode())
+            else ""
+        ),
         sandbox="bubblewrap" if sandboxed else "NONE (--unsafe-no-sandbox)",
         versions=versions(),
     )
@@ -201,12 +230,18 @@ def _run_child(
     harness = "/kgrade/harness" if sandboxed else str(HARNESS_DIR)
     (job / "submission.py").write_text(source)
     with open(job / "inputs.bin", "wb") as fp:
-        offsets: list[list[int]] = []
+        arg_specs: list[list[dict[str, int | float]]] = []
         n = 0
         for r in runs:
-            wire.write_tensors(fp, r.inputs)
-            offsets.append(list(range(n, n + len(r.inputs))))
-            n += len(r.inputs)
+            specs: list[dict[str, int | float]] = []
+            for a in r.inputs:
+                if isinstance(a, torch.Tensor):
+                    wire.write_tensors(fp, [a])
+                    specs.append({"tensor": n})
+                    n += 1
+                else:
+                    specs.append({"value": a})
+            arg_specs.append(specs)
     d = checkpoint.definition
     spec_json = {
         "entry": d.entry,
@@ -216,13 +251,20 @@ def _run_child(
         "allowed_ops": d.allowed_torch_ops,
         "poison": d.poison,
         "max_configs": options.max_configs,
-        "runs": [{"id": r.id, "inputs": offs} for r, offs in zip(runs, offsets, strict=True)],
+        "runs": [{"id": r.id, "args": a} for r, a in zip(runs, arg_specs, strict=True)],
     }
     (job / "job.json").write_text(json.dumps(spec_json))
     for f in job.iterdir():
         f.chmod(0o644)
     spec = sandbox.Spec(
-        argv=[sys.executable, "-I", "-B", f"{harness}/child.py", f"{inside}/job.json", "{RESULT_FD}"],
+        argv=[
+            sys.executable,
+            "-I",
+            "-B",
+            f"{harness}/child.py",
+            f"{inside}/job.json",
+            "{RESULT_FD}",
+        ],
         env=_child_env(device),
         mounts=[sandbox.Mount(job, "/job"), sandbox.Mount(HARNESS_DIR, "/kgrade/harness")],
         gpu=device == "cuda",

@@ -33,7 +33,7 @@ def level(result: GradeResult, gpu_evidence: dict[str, Any] | None) -> int:
 
 
 _WHY = {
-    Verdict.COMPILE_ERROR: "your file does not compile or import",
+    Verdict.COMPILE_ERROR: "your file or your kernel does not compile",
     Verdict.FORBIDDEN: "the submission does something the checkpoint does not allow",
     Verdict.TIME_LIMIT: "it ran past the time limit",
     Verdict.MEMORY_LIMIT: "it used more memory than allowed",

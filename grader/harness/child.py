@@ -15,9 +15,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import torch  # noqa: E402
-
-from harness import guards, wire  # noqa: E402
+import torch
+from harness import guards, wire
 
 MAX_MESSAGE = 2000
 
@@ -35,7 +34,19 @@ def describe(exc: BaseException, submission: str) -> dict[str, Any]:
         message += "\n  at " + "\n  at ".join(lines[-3:])
     if len(message) > MAX_MESSAGE:
         message = message[: MAX_MESSAGE - 20] + "\n  … (trimmed)"
-    compile_like = "CompilationError" in kind or kind in {"SyntaxError", "IndentationError"}
+    # Under the interpreter, Triton's front end raises plain exceptions from triton/language:
+    # those are what the compiler would have refused, so they count as compile errors too.
+    in_frontend = False
+    link: BaseException | None = exc
+    while link is not None and not in_frontend:
+        frames = traceback.extract_tb(link.__traceback__)
+        in_frontend = bool(frames) and any(
+            part in frames[-1].filename for part in ("/triton/language/", "/triton/compiler/")
+        )
+        link = link.__cause__ or link.__context__
+    compile_like = (
+        "CompilationError" in kind or kind in {"SyntaxError", "IndentationError"} or in_frontend
+    )
     return {"kind": kind, "compile": compile_like, "message": message}
 
 
@@ -73,7 +84,10 @@ def main() -> int:
         while index < total and index < job["max_configs"]:
             forcer.reset(index)
             counter.launches = 0
-            args = [inputs[i].clone().to(device) for i in run["inputs"]]
+            args = [
+                inputs[a["tensor"]].clone().to(device) if "tensor" in a else a["value"]
+                for a in run["args"]
+            ]
             guard = guards.TorchGuard(set(job["allowed_ops"]), job["poison"])
             header: dict[str, Any] = {"run": run["id"], "config_index": index}
             try:

@@ -25,14 +25,61 @@ from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_mod
 ALLOC_OPS = {"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided"}
 # Allocation, views, copies, casts and metadata: everything a kernel wrapper needs.
 HARMLESS_OPS = ALLOC_OPS | {
-    "zeros", "zeros_like", "ones", "ones_like", "full", "full_like", "new_zeros", "new_ones",
-    "new_full", "fill", "fill_", "zero", "zero_", "scalar_tensor", "arange",
-    "view", "_unsafe_view", "_reshape_alias", "reshape", "as_strided", "t", "transpose",
-    "permute", "expand", "expand_as", "contiguous", "clone", "copy", "copy_", "_to_copy", "to",
-    "detach", "alias", "slice", "select", "unsqueeze", "squeeze", "flatten", "split",
-    "split_with_sizes", "unbind", "narrow", "view_as", "lift_fresh", "lift_fresh_copy",
-    "_local_scalar_dense", "sym_size", "sym_stride", "sym_numel", "sym_storage_offset",
-    "is_contiguous", "resize_", "set_", "record_stream", "_has_compatible_shallow_copy_type",
+    "zeros",
+    "zeros_like",
+    "ones",
+    "ones_like",
+    "full",
+    "full_like",
+    "new_zeros",
+    "new_ones",
+    "new_full",
+    "fill",
+    "fill_",
+    "zero",
+    "zero_",
+    "scalar_tensor",
+    "arange",
+    "view",
+    "_unsafe_view",
+    "_reshape_alias",
+    "reshape",
+    "as_strided",
+    "t",
+    "transpose",
+    "permute",
+    "expand",
+    "expand_as",
+    "contiguous",
+    "clone",
+    "copy",
+    "copy_",
+    "_to_copy",
+    "to",
+    "detach",
+    "alias",
+    "slice",
+    "select",
+    "unsqueeze",
+    "squeeze",
+    "flatten",
+    "split",
+    "split_with_sizes",
+    "unbind",
+    "narrow",
+    "view_as",
+    "lift_fresh",
+    "lift_fresh_copy",
+    "_local_scalar_dense",
+    "sym_size",
+    "sym_stride",
+    "sym_numel",
+    "sym_storage_offset",
+    "is_contiguous",
+    "resize_",
+    "set_",
+    "record_stream",
+    "_has_compatible_shallow_copy_type",
 }
 
 
@@ -51,7 +98,7 @@ class TorchGuard(TorchDispatchMode):
         self.poison = poison
         self.forbidden: list[str] = []
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+    def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         out = func(*args, **(kwargs or {}))
         name = func.overloadpacket.__name__
         if name in ALLOC_OPS and isinstance(out, torch.Tensor) and out.numel():
@@ -131,8 +178,6 @@ def install(counter: LaunchCounter, forcer: ConfigForcer) -> None:
     """Patch Triton's launch paths. Must run before the submission is imported."""
     from triton.runtime import autotuner, interpreter, jit
 
-    jit.JITFunction.run = counter.wrap(jit.JITFunction.run)  # type: ignore[method-assign]
-    interpreter.InterpretedFunction.run = counter.wrap(  # type: ignore[method-assign]
-        interpreter.InterpretedFunction.run
-    )
-    autotuner.Autotuner.run = forcer.wrap()  # type: ignore[method-assign]
+    jit.JITFunction.run = counter.wrap(jit.JITFunction.run)
+    interpreter.InterpretedFunction.run = counter.wrap(interpreter.InterpretedFunction.run)
+    autotuner.Autotuner.run = forcer.wrap()

@@ -1,0 +1,129 @@
+"""`kgrade`: the command line. `kgrade grade FILE --checkpoint ID` grades exactly as the
+service does; `kgrade checkpoints` lists what can be graded.
+
+Usage errors print one line on stderr and exit 2; a grade, whatever its level, exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from app.settings import get_settings
+
+MAX_SOURCE_BYTES = 256 * 1024
+
+
+class UsageError(Exception):
+    pass
+
+
+def read_source(path: Path) -> str:
+    if not path.exists():
+        raise UsageError(f"no such file: {path}")
+    if not path.is_file():
+        raise UsageError(f"not a file: {path}")
+    raw = path.read_bytes()
+    if len(raw) > MAX_SOURCE_BYTES:
+        raise UsageError(f"{path} is {len(raw)} bytes; a submission may be at most 256 KiB")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 text (byte {exc.start})") from exc
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from grader import GradeOptions, SandboxRefused, checkpoints, grade
+    from grader.report import render
+    from grader.sandbox import Limits
+
+    settings = get_settings()
+    source = read_source(Path(args.file))
+    try:
+        checkpoint = checkpoints.get(args.checkpoint, settings.checkpoint_dirs)
+    except checkpoints.CheckpointError as exc:
+        raise UsageError(str(exc)) from exc
+    cpu = args.device == "cpu"
+    limits = Limits(
+        wall_seconds=args.time_limit
+        or (settings.time_limit_cpu if cpu else settings.time_limit_gpu),
+        memory_bytes=int(settings.memory_limit_gib * 2**30),
+        max_processes=settings.max_processes,
+        output_bytes=settings.output_limit_kib * 1024,
+    )
+    options = GradeOptions(
+        device=args.device, limits=limits, unsafe_no_sandbox=args.unsafe_no_sandbox
+    )
+    try:
+        result = grade(source, checkpoint, options)
+    except SandboxRefused as exc:
+        raise UsageError(str(exc)) from exc
+    print(result.model_dump_json(indent=2) if args.json else render(result))
+    return 0
+
+
+def cmd_checkpoints(args: argparse.Namespace) -> int:
+    from grader import checkpoints
+
+    settings = get_settings()
+    found = []
+    folders = checkpoints.builtin_folders() + [
+        p.parent for d in settings.checkpoint_dirs for p in sorted(d.glob("*/checkpoint.toml"))
+    ]
+    for folder in folders:
+        d = checkpoints.load(folder).definition
+        found.append({"id": d.id, "title": d.title, "entry": d.signature, "dtypes": d.dtypes})
+    if args.json:
+        print(json.dumps(found, indent=2))
+    else:
+        width = max(len(c["id"]) for c in found)
+        for c in found:
+            print(f"{c['id']:<{width}}  {c['title']}\n{'':<{width}}  {c['entry']}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kgrade", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    g = sub.add_parser("grade", help="grade a Triton kernel file locally")
+    g.add_argument("file")
+    g.add_argument("--checkpoint", "-c", required=True, help="checkpoint id (see `checkpoints`)")
+    g.add_argument("--json", action="store_true", help="print one JSON object")
+    g.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda"],
+        default="auto",
+        help="cpu: Triton interpreter; cuda: the GPU (default: cuda when present)",
+    )
+    g.add_argument("--time-limit", type=float, default=None, help="seconds (default per device)")
+    g.add_argument(
+        "--unsafe-no-sandbox",
+        action="store_true",
+        help="run the submission WITHOUT bubblewrap (only for code you trust)",
+    )
+    g.set_defaults(func=cmd_grade)
+
+    c = sub.add_parser("checkpoints", help="list the checkpoints that can be graded")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_checkpoints)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except UsageError as exc:
+        print(f"kgrade: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("kgrade: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""c3a-vector-add: inputs, reference and baselines. Runs in the trusted parent."""
+
+from __future__ import annotations
+
+import torch
+
+from grader.harness.wire import DTYPES
+from grader.models import CaseSpec
+
+
+def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
+    scale = float(case.params.get("scale", 1.0))
+    dtype = DTYPES[case.dtype]
+    x = torch.randn(case.shape, generator=gen, dtype=torch.float32) * scale
+    y = torch.randn(case.shape, generator=gen, dtype=torch.float32) * scale
+    return [x.to(dtype), y.to(dtype)]
+
+
+def reference(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    return (x.to(torch.float64) + y.to(torch.float64)).to(x.dtype)
+
+
+def naive(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """The course's starting point is already one kernel: PyTorch's own add."""
+    return torch.add(x, y)
+
+
+def _torch(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    return x + y
+
+
+BASELINES = {"torch": _torch, "naive": naive, "compile": "compile:torch"}
+
+
+def minimal_bytes(inputs: list[torch.Tensor], output: torch.Tensor) -> int:
+    x, y = inputs
+    return (x.numel() * x.element_size() + y.numel() * y.element_size()
+            + output.numel() * output.element_size())
