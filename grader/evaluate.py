@@ -107,7 +107,8 @@ class Evaluation:
     ran_cases: bool
 
 
-_BLOCK = re.compile(r"(\w*BLOCK\w*): (\d+)")
+MISSING = "no result: the process died before returning one"
+_BLOCK = re.compile(r"(\w*BLOCK\w*)=(\d+)")
 
 
 def _config_hint(configs: list[ConfigResult], cases_by_name: dict[str, CaseSpec]) -> list[str]:
@@ -187,8 +188,26 @@ def evaluate(
             )
         )
 
+    killed = outcome.timed_out or outcome.memory_exceeded
+    if collected.ready and not killed:
+        seen = {rec.run.id for rec in collected.records}
+        for r in runs:
+            if r.id not in seen:
+                hidden = r.case.hidden and not show_hidden
+                cases.append(
+                    CaseResult(
+                        name=r.case.name if not hidden else f"hidden-{r.id}",
+                        passed=False,
+                        message=MISSING,
+                        shape=None if hidden else r.case.shape,
+                        dtype=None if hidden else r.case.dtype,
+                        draw=r.draw,
+                        hidden=hidden,
+                    )
+                )
+
     configs: dict[str, ConfigResult] = {}
-    for rec, case in zip(collected.records, cases, strict=True):
+    for rec, case in zip(collected.records, cases, strict=False):
         if rec.config is None:
             continue
         c = configs.setdefault(rec.config, ConfigResult(config=rec.config, passed=True))
@@ -242,16 +261,17 @@ def evaluate(
         )
     elif errors and not compared_wrong:
         verdict = _error_verdict(errors[0])
-        first_err = next(c for rec, c in zip(collected.records, cases, strict=True) if rec.error)
+        first_err = next(c for rec, c in zip(collected.records, cases, strict=False) if rec.error)
         messages.append(f"Error while running case '{first_err.name}': {errors[0].get('message')}")
-    elif wrong:
+    elif compared_wrong:
         verdict = Verdict.WRONG_ANSWER
     elif missing or not collected.done or outcome.reader_error:
         verdict = Verdict.RUNTIME_ERROR
     else:
         verdict = Verdict.CORRECT
 
-    if verdict is Verdict.WRONG_ANSWER or (verdict is Verdict.RUNTIME_ERROR and compared_wrong):
+    if verdict is Verdict.WRONG_ANSWER:
+        wrong = [c for c in wrong if c.message != MISSING]
         names = list(dict.fromkeys(c.name for c in wrong))
         first = wrong[0]
         messages.append(
@@ -271,7 +291,6 @@ def evaluate(
             )
         messages.extend(_config_hint(config_list, by_case))
 
-    killed = verdict in {Verdict.TIME_LIMIT, Verdict.MEMORY_LIMIT}
     if (missing or not collected.done) and not killed and not collected.import_error and not errors:
         how = (
             f"was killed by {outcome.signal_name}"

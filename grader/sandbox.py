@@ -52,8 +52,12 @@ class RunOutcome:
 
     @property
     def signal_name(self) -> str | None:
-        if self.returncode is not None and self.returncode < 0:
-            return signal.Signals(-self.returncode).name
+        code = self.returncode
+        if code is not None and code < 0:
+            return signal.Signals(-code).name
+        if code is not None and 128 < code < 128 + 65:  # bwrap reports its child's signal so
+            with contextlib.suppress(ValueError):
+                return signal.Signals(code - 128).name
         return None
 
 
