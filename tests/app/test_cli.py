@@ -1,0 +1,95 @@
+"""`kgrade` as a user runs it: a real process, its exit code, stdout and stderr."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+REFERENCE = ROOT / "reference_kernels" / "c3a_softmax" / "reference.py"
+LAB = ROOT / "reference_kernels" / "c3a_softmax" / "solutions" / "wrong" / "lab_a1_autotune.py"
+
+
+def kgrade(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        timeout=300,
+    )
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+def test_unknown_checkpoint() -> None:
+    line = one_line_error(kgrade("grade", str(REFERENCE), "--checkpoint", "nope"))
+    assert "unknown checkpoint 'nope'" in line and "c3a-softmax" in line
+
+
+def test_missing_file() -> None:
+    assert "no such file" in one_line_error(kgrade("grade", "nope.py", "-c", "c3a-softmax"))
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    f = tmp_path / "bad.py"
+    f.write_bytes(b"x = '\xff\xfe'\n")
+    assert "not UTF-8" in one_line_error(kgrade("grade", str(f), "-c", "c3a-softmax"))
+
+
+def test_too_large(tmp_path: Path) -> None:
+    f = tmp_path / "big.py"
+    f.write_text("#" * (300 * 1024))
+    assert "256 KiB" in one_line_error(kgrade("grade", str(f), "-c", "c3a-softmax"))
+
+
+def test_json_contract_for_a_correct_file() -> None:
+    proc = kgrade("grade", str(REFERENCE), "--checkpoint", "c3a-softmax", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["checkpoint"] == "c3a-softmax"
+    assert out["verdict"] == "correct" and out["level"] == 2
+    assert out["device"] == "cpu (Triton interpreter)"
+    assert out["messages"] and out["cases"]
+    assert {"name", "passed", "max_abs_err", "message"} <= set(out["cases"][0])
+
+
+def test_a_wrong_grade_still_exits_zero_with_a_readable_report() -> None:
+    proc = kgrade("grade", str(LAB), "--checkpoint", "c3a-softmax")
+    assert proc.returncode == 0, proc.stderr
+    assert "verdict: wrong_answer   level: 1" in proc.stdout
+    assert "BLOCK_SIZE=256, num_warps=2): wrong for widths" in proc.stdout
+
+
+def test_refuses_to_grade_without_a_sandbox(tmp_path: Path) -> None:
+    env = {"PATH": str(tmp_path)}  # no bwrap on this PATH
+    line = one_line_error(kgrade("grade", str(REFERENCE), "-c", "c3a-softmax", env=env))
+    assert "cannot grade safely" in line and "--unsafe-no-sandbox" in line
+
+
+def test_unsafe_flag_grades_and_says_so(tmp_path: Path) -> None:
+    env = {"PATH": str(tmp_path)}
+    proc = kgrade("grade", str(REFERENCE), "-c", "c3a-softmax", "--unsafe-no-sandbox", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "verdict: correct" in proc.stdout
+    assert "WARNING: sandbox: NONE" in proc.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_checkpoints_lists_the_builtins(fmt: str) -> None:
+    proc = kgrade("checkpoints", *(["--json"] if fmt == "json" else []))
+    assert proc.returncode == 0
+    for cid in ("c3a-softmax", "c3a-vector-add", "c3a-rmsnorm", "c3a-cross-entropy"):
+        assert cid in proc.stdout
