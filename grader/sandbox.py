@@ -149,6 +149,8 @@ def bwrap_argv(spec: Spec, limits: Limits) -> list[str]:
             "CAP_SETUID",
             "--cap-add",
             "CAP_SETGID",
+            "--cap-add",
+            "CAP_SETPCAP",  # setpriv needs it to empty the bounding set
         ]
         drop = [
             setpriv,

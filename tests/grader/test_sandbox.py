@@ -41,6 +41,14 @@ def test_runs_as_an_unprivileged_user() -> None:
     assert out.output.split() == ["65534", "65534"]
 
 
+def test_has_no_capabilities() -> None:
+    out = inside(
+        "caps = dict(l.split(':') for l in open('/proc/self/status') if l.startswith('Cap'))\n"
+        "print(int(caps['CapEff'], 16), int(caps['CapPrm'], 16), int(caps['CapBnd'], 16))"
+    )
+    assert out.output.split() == ["0", "0", "0"], out.output
+
+
 def test_no_network_even_to_loopback_services() -> None:
     # Redis listens on the host's loopback: reachable here, unreachable inside.
     host = socket.create_connection(("127.0.0.1", 6379), timeout=5)
