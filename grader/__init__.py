@@ -5,7 +5,8 @@ result = grade(source, checkpoints.get("c3a-softmax"))
 """
 
 from grader.models import CaseResult, CheckpointDef, GradeResult, Verdict
-from grader.pipeline import GradeOptions, SandboxRefused, grade
+from grader.options import GradeOptions
+from grader.pipeline import SandboxRefused, grade
 
 __all__ = [
     "CaseResult",

@@ -46,6 +46,10 @@ class Collected:
     done: bool = False
     import_error: dict[str, Any] | None = None
     records: list[Record] = field(default_factory=list)
+    # GPU benchmark: raw times per shape, checks of the timed calls' outputs, an error.
+    bench_times: dict[int, dict[str, dict[str, list[float]]]] = field(default_factory=dict)
+    bench_checks: list[tuple[int, int, Comparison]] = field(default_factory=list)
+    bench_error: dict[str, Any] | None = None
 
 
 def _config_label(header: dict[str, Any]) -> str | None:
@@ -58,8 +62,15 @@ def _config_label(header: dict[str, Any]) -> str | None:
 class Collector:
     """Consumes the child's result stream, comparing each output as it arrives."""
 
-    def __init__(self, runs: list[PlannedRun], tolerances: dict[str, Tolerance], max_bytes: int):
+    def __init__(
+        self,
+        runs: list[PlannedRun],
+        tolerances: dict[str, Tolerance],
+        max_bytes: int,
+        bench_refs: dict[int, list[torch.Tensor]] | None = None,
+    ):
         self.runs = {r.id: r for r in runs}
+        self.bench_refs = bench_refs or {}
         self.tolerances = tolerances
         self.max_bytes = max_bytes
         self.result = Collected()
@@ -75,6 +86,43 @@ class Collector:
                 self.result.import_error = header
             elif kind in {"result", "run_error", "bad_output"}:
                 self._record(kind, header, payload)
+            elif kind in {"bench", "bench_output", "bench_bad_output", "bench_error"}:
+                self._bench(kind, header, payload)
+
+    def _bench(self, kind: str, header: dict[str, Any], payload: bytes) -> None:
+        shape = header.get("shape")
+        if not isinstance(shape, int) or shape not in self.bench_refs:
+            raise wire.WireError("benchmark frame for an unknown shape")
+        if kind == "bench_error":
+            self.result.bench_error = header
+        elif kind == "bench":
+            times, synced = header.get("times"), header.get("synced")
+            if not isinstance(times, dict) or not isinstance(synced, dict):
+                raise wire.WireError("malformed benchmark times")
+            clean = {
+                name: [float(v) for v in values]
+                for name, values in times.items()
+                if isinstance(values, list)
+            }
+            clean_synced = {
+                name: [float(v) for v in values]
+                for name, values in synced.items()
+                if isinstance(values, list)
+            }
+            if "submission" not in clean or set(clean) != set(clean_synced):
+                raise wire.WireError("malformed benchmark times")
+            self.result.bench_times[shape] = {"times": clean, "synced": clean_synced}
+        else:
+            rnd = int(header.get("round", -1))
+            refs = self.bench_refs[shape]
+            if kind == "bench_bad_output":
+                cmp = Comparison(False, None, "the entry returned something other than a Tensor")
+            else:
+                ref = refs[rnd % len(refs)]
+                out = wire.decode_tensor(header.get("tensor"), payload)
+                tol = self.tolerances[str(ref.dtype).removeprefix("torch.")]
+                cmp = compare(out, ref, tol)
+            self.result.bench_checks.append((shape, rnd, cmp))
 
     def _record(self, kind: str, header: dict[str, Any], payload: bytes) -> None:
         run = self.runs.get(header.get("run"))  # type: ignore[arg-type]

@@ -106,3 +106,75 @@ class GradeResult(BaseModel):
     stages: dict[str, float] = Field(default_factory=dict)
     sandbox: str = ""
     versions: dict[str, str] = Field(default_factory=dict)
+    benchmark: BenchmarkResult | None = None
+    profile: ProfileResult | None = None
+    explanation: ExplanationCheck | None = None
+
+
+class Ratio(BaseModel):
+    """A speedup (baseline time / submission time): median of paired ratios, 95 % CI."""
+
+    median: float
+    low: float
+    high: float
+
+
+class ShapeBenchmark(BaseModel):
+    name: str
+    shape: list[int]
+    dtype: str
+    rounds: int
+    times_us: dict[str, float]  # median per implementation (submission and each baseline)
+    speedup: dict[str, Ratio]  # per baseline
+    minimal_bytes: int
+    gbps: float
+    pct_of_peak: float | None = None
+    below_roofline: bool = False
+    outside_stream_us: float = 0.0  # time the submission's work ran outside the timed stream
+
+
+class BenchmarkResult(BaseModel):
+    gpu: str
+    gpu_model: str
+    peak_gbps: float
+    peak_source: str
+    baseline: str
+    shapes: list[ShapeBenchmark] = Field(default_factory=list)
+    geomean: dict[str, Ratio] = Field(default_factory=dict)
+    flags: list[str] = Field(default_factory=list)
+
+
+class KernelMetrics(BaseModel):
+    impl: str
+    name: str
+    duration_us: float
+    dram_read_bytes: float
+    dram_write_bytes: float
+    dram_pct_of_peak: float | None = None
+    occupancy_pct: float | None = None
+    registers: int | None = None
+    l2_bytes: float | None = None
+
+
+class ImplTotals(BaseModel):
+    kernels: int
+    duration_us: float
+    dram_bytes: float
+    dram_pct_of_peak: float | None = None
+
+
+class ProfileResult(BaseModel):
+    shape: list[int]
+    dtype: str
+    kernels: list[KernelMetrics] = Field(default_factory=list)
+    totals: dict[str, ImplTotals] = Field(default_factory=dict)
+    report_file: str | None = None
+    error: str | None = None
+    seconds: float = 0.0
+
+
+class ExplanationCheck(BaseModel):
+    backed: bool
+    points: dict[str, bool] = Field(default_factory=dict)
+    numbers: list[dict[str, Any]] = Field(default_factory=list)
+    messages: list[str] = Field(default_factory=list)

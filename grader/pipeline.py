@@ -7,44 +7,29 @@ submission in the sandbox (child) → comparison and verdict (parent) → rubric
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import platform
 import secrets
 import shutil
-import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
 
-from grader import rubric, sandbox
+from grader import benchmark, gpu_stage, job, rubric, sandbox
 from grader.checkpoints import Checkpoint
 from grader.evaluate import Collector, PlannedRun, evaluate
-from grader.harness import wire
 from grader.models import GradeResult, Verdict
+from grader.options import GradeOptions
 from grader.static import check
 
 log = logging.getLogger(__name__)
-HARNESS_DIR = Path(__file__).resolve().parent / "harness"
 
 
 class SandboxRefused(RuntimeError):
     """No sandbox can be made here and the caller did not allow grading without one."""
-
-
-@dataclass(frozen=True)
-class GradeOptions:
-    device: str = "auto"  # "cpu" (Triton interpreter), "cuda", or "auto"
-    limits: sandbox.Limits = field(default_factory=sandbox.Limits)
-    unsafe_no_sandbox: bool = False
-    seed: int | None = None  # None: a fresh secret seed per grading
-    work_dir: Path | None = None
-    max_configs: int = 64
-    show_hidden: bool = True
 
 
 def resolve_device(device: str) -> str:
@@ -89,12 +74,12 @@ def plan_runs(checkpoint: Checkpoint, device: str, seed: int) -> list[PlannedRun
         for draw in range(d.draws_per_case):
             gen = torch.Generator().manual_seed(_run_seed(seed, case.name, draw))
             inputs = checkpoint.make_inputs(case, gen)
-            reference = checkpoint.reference(inputs)
+            reference = benchmark.reference_on(checkpoint, inputs, device)
             runs.append(PlannedRun(len(runs), case, draw, inputs, reference))
     return runs
 
 
-def _child_env(device: str) -> dict[str, str]:
+def child_env(device: str) -> dict[str, str]:
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": "/tmp",
@@ -178,95 +163,87 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
     seed = options.seed if options.seed is not None else secrets.randbits(63)
     t1 = time.monotonic()
     runs = plan_runs(checkpoint, device, seed)
+    shapes = (
+        benchmark.plan(checkpoint, seed, device) if device == "cuda" and options.benchmark else []
+    )
     stages["inputs"] = time.monotonic() - t1
 
-    job = Path(tempfile.mkdtemp(prefix="kgrade-job-", dir=options.work_dir))
+    root = Path(tempfile.mkdtemp(prefix="kgrade-job-", dir=options.work_dir))
+    paths = job.Paths(root / "job", root / "out", sandboxed)
     try:
-        collector = Collector(runs, checkpoint.definition.tolerances, options.limits.result_bytes)
-        outcome = _run_child(job, source, runs, checkpoint, device, options, collector, sandboxed)
-    finally:
-        shutil.rmtree(job, ignore_errors=True)
-    stages["sandbox"] = outcome.wall
+        flush = gpu_stage.flush_bytes() if shapes else 0
+        job.write(
+            paths,
+            source,
+            checkpoint,
+            device,
+            runs,
+            shapes,
+            max_configs=options.max_configs,
+            flush_bytes=flush,
+        )
+        collector = Collector(
+            runs,
+            checkpoint.definition.tolerances,
+            options.limits.result_bytes,
+            bench_refs={s.id: s.references for s in shapes},
+        )
+        spec = job.child_spec(paths, checkpoint, device, child_env(device))
+        outcome = sandbox.run(spec, options.limits, collector, sandboxed=sandboxed)
+        stages["sandbox"] = outcome.wall
 
-    ev = evaluate(runs, collector.result, outcome, options.show_hidden)
-    result = GradeResult(
-        checkpoint=checkpoint.id,
-        verdict=ev.verdict,
-        level=0,
-        device=describe_device(device),
-        cases=ev.cases,
-        messages=ev.messages,
-        configs=ev.configs,
-        stdout=outcome.output
-        + (
-            f"\n… ({outcome.output_total} bytes in all, the rest dropped)"
-            if outcome.output_total > len(outcome.output.encode())
-            else ""
-        ),
-        sandbox="bubblewrap" if sandboxed else "NONE (--unsafe-no-sandbox)",
-        versions=versions(),
-    )
-    result.level = rubric.level(result, gpu_evidence=None)
+        ev = evaluate(runs, collector.result, outcome, options.show_hidden)
+        result = GradeResult(
+            checkpoint=checkpoint.id,
+            verdict=ev.verdict,
+            level=0,
+            device=describe_device(device),
+            cases=ev.cases,
+            messages=ev.messages,
+            configs=ev.configs,
+            stdout=outcome.output
+            + (
+                f"\n… ({outcome.output_total} bytes in all, the rest dropped)"
+                if outcome.output_total > len(outcome.output.encode())
+                else ""
+            ),
+            sandbox="bubblewrap" if sandboxed else "NONE (--unsafe-no-sandbox)",
+            versions=versions(),
+        )
+        level3_reasons: list[str] | None = None
+        if shapes and result.verdict is Verdict.CORRECT:
+            level3_reasons = gpu_stage.finish(
+                result,
+                collector.result,
+                shapes,
+                checkpoint,
+                options,
+                paths,
+                stages,
+                lambda prefix, mounts: job.child_spec(
+                    paths, checkpoint, device, child_env(device), prefix, mounts
+                ),
+                lambda impls: job.write(
+                    paths,
+                    source,
+                    checkpoint,
+                    device,
+                    [],
+                    shapes[-1:],
+                    max_configs=options.max_configs,
+                    profile_impls=impls,
+                ),
+            )
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+    result.level = rubric.level(result, level3_reasons)
     result.messages.insert(0, rubric.headline(result, device))
-    if device == "cpu" and result.verdict is Verdict.CORRECT:
-        result.messages.append(rubric.cpu_ceiling_message(checkpoint))
+    if result.verdict is Verdict.CORRECT:
+        if device == "cpu":
+            result.messages.append(rubric.cpu_ceiling_message(checkpoint))
+        else:
+            result.messages.extend(level3_reasons)
     stages["total"] = time.monotonic() - t0
     result.stages = {k: round(v, 3) for k, v in stages.items()}
     return result
-
-
-def _run_child(
-    job: Path,
-    source: str,
-    runs: list[PlannedRun],
-    checkpoint: Checkpoint,
-    device: str,
-    options: GradeOptions,
-    collector: Collector,
-    sandboxed: bool,
-) -> sandbox.RunOutcome:
-    job.chmod(0o755)
-    inside = "/job" if sandboxed else str(job)
-    harness = "/kgrade/harness" if sandboxed else str(HARNESS_DIR)
-    (job / "submission.py").write_text(source)
-    with open(job / "inputs.bin", "wb") as fp:
-        arg_specs: list[list[dict[str, int | float]]] = []
-        n = 0
-        for r in runs:
-            specs: list[dict[str, int | float]] = []
-            for a in r.inputs:
-                if isinstance(a, torch.Tensor):
-                    wire.write_tensors(fp, [a])
-                    specs.append({"tensor": n})
-                    n += 1
-                else:
-                    specs.append({"value": a})
-            arg_specs.append(specs)
-    d = checkpoint.definition
-    spec_json = {
-        "entry": d.entry,
-        "submission": f"{inside}/submission.py",
-        "inputs": f"{inside}/inputs.bin",
-        "device": device,
-        "allowed_ops": d.allowed_torch_ops,
-        "poison": d.poison,
-        "max_configs": options.max_configs,
-        "runs": [{"id": r.id, "args": a} for r, a in zip(runs, arg_specs, strict=True)],
-    }
-    (job / "job.json").write_text(json.dumps(spec_json))
-    for f in job.iterdir():
-        f.chmod(0o644)
-    spec = sandbox.Spec(
-        argv=[
-            sys.executable,
-            "-I",
-            "-B",
-            f"{harness}/child.py",
-            f"{inside}/job.json",
-            "{RESULT_FD}",
-        ],
-        env=_child_env(device),
-        mounts=[sandbox.Mount(job, "/job"), sandbox.Mount(HARNESS_DIR, "/kgrade/harness")],
-        gpu=device == "cuda",
-    )
-    return sandbox.run(spec, options.limits, collector, sandboxed=sandboxed)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from grader.checkpoints import Checkpoint
 from grader.models import GradeResult, Verdict
 
@@ -16,10 +14,11 @@ LEVEL0 = {
 }
 
 
-def level(result: GradeResult, gpu_evidence: dict[str, Any] | None) -> int:
+def level(result: GradeResult, level3_reasons: list[str] | None) -> int:
     """0: no valid attempt; 1: runs but wrong; 2: correct without evidence of a win;
     3: correct and a proven win with backed explanation (decided by the GPU stage);
-    4 is only ever set by an instructor's approval."""
+    4 is only ever set by an instructor's approval. `level3_reasons` is None when no GPU
+    stage ran, else the reasons level 3 was not earned (empty: earned)."""
     if result.verdict in LEVEL0:
         return 0
     if result.verdict is Verdict.RUNTIME_ERROR:
@@ -27,7 +26,7 @@ def level(result: GradeResult, gpu_evidence: dict[str, Any] | None) -> int:
         return 1 if result.cases else 0
     if result.verdict is Verdict.WRONG_ANSWER:
         return 1
-    if gpu_evidence and gpu_evidence.get("level3"):
+    if level3_reasons is not None and not level3_reasons:
         return 3
     return 2
 

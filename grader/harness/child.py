@@ -79,7 +79,7 @@ def main() -> int:
         return 0
     wire.write_frame(out, {"type": "ready"})
 
-    for run in job["runs"]:
+    for run in job["runs"] if not job.get("profile") else []:
         index, total = 0, 1
         while index < total and index < job["max_configs"]:
             forcer.reset(index)
@@ -114,9 +114,40 @@ def main() -> int:
                 header.update(type="result", tensor=wire.tensor_meta(result))
                 wire.write_frame(out, header, wire.tensor_bytes(result))
             index += 1
+    if job.get("bench") or job.get("profile"):
+        gpu_stage(job, out, entry, inputs, counter, forcer, submission)
     wire.write_frame(out, {"type": "done"})
     out.close()
     return 0
+
+
+def gpu_stage(
+    job: dict[str, Any],
+    out: Any,
+    entry: Any,
+    inputs: list[torch.Tensor],
+    counter: guards.LaunchCounter,
+    forcer: guards.ConfigForcer,
+    submission: str,
+) -> None:
+    """Benchmark (or profile) with the autotuner free to pick, and no guard overhead."""
+    from harness import bench
+
+    forcer.index = None
+    counter.active = False
+    spec = job.get("bench") or job["profile"]
+    baselines = bench.load_baselines(spec["problem"], spec["baselines"])
+    if job.get("profile"):
+        shape = spec["shapes"][0]
+        bench.profile_replay(entry, baselines, shape, inputs, spec["impls"])
+        return
+    for shape in spec["shapes"]:
+        try:
+            bench.benchmark(out, entry, baselines, shape, inputs, spec["flush_bytes"])
+        except BaseException as exc:
+            frame = {"type": "bench_error", "shape": shape["id"], **describe(exc, submission)}
+            wire.write_frame(out, frame)
+            return
 
 
 if __name__ == "__main__":

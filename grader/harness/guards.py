@@ -115,11 +115,14 @@ class LaunchCounter:
 
     def __init__(self) -> None:
         self.launches = 0
+        self.active = True  # off while timing: no Python overhead added to the submission
 
     def wrap(self, run: Callable[..., Any]) -> Callable[..., Any]:
         counter = self
 
         def guarded_run(self_: Any, *args: Any, **kwargs: Any) -> Any:
+            if not counter.active:
+                return run(self_, *args, **kwargs)
             if not kwargs.get("warmup", False):
                 counter.launches += 1
             with _disable_current_modes():
@@ -138,10 +141,12 @@ def label(config: Any) -> str:
 
 
 class ConfigForcer:
-    """Replaces `Autotuner.run`: runs config number `index` of the pruned list."""
+    """Replaces `Autotuner.run`: runs config number `index` of the pruned list; with `index`
+    None (while benchmarking) the autotuner runs as written and picks its fastest config."""
 
     def __init__(self) -> None:
-        self.index = 0
+        self.index: int | None = 0
+        self.original: Callable[..., Any] | None = None
         self.seen: dict[int, list[str]] = {}  # autotuner id -> labels of its pruned configs
         self.used: list[str] = []
 
@@ -158,10 +163,12 @@ class ConfigForcer:
         forcer = self
 
         def forced_run(self_: Any, *args: Any, **kwargs: Any) -> Any:
+            if forcer.index is None and forcer.original is not None:
+                return forcer.original(self_, *args, **kwargs)
             self_.nargs = dict(zip(self_.arg_names, args, strict=False))
             configs = self_.prune_configs(kwargs) if len(self_.configs) > 1 else self_.configs
             forcer.seen[id(self_)] = [label(c) for c in configs]
-            config = configs[min(forcer.index, len(configs) - 1)]
+            config = configs[min(forcer.index or 0, len(configs) - 1)]
             forcer.used.append(f"{self_.base_fn.__name__}({label(config)})")
             self_.best_config = config
             if config.pre_hook is not None:
@@ -180,4 +187,5 @@ def install(counter: LaunchCounter, forcer: ConfigForcer) -> None:
 
     jit.JITFunction.run = counter.wrap(jit.JITFunction.run)
     interpreter.InterpretedFunction.run = counter.wrap(interpreter.InterpretedFunction.run)
+    forcer.original = autotuner.Autotuner.run
     autotuner.Autotuner.run = forcer.wrap()

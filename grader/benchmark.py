@@ -1,0 +1,164 @@
+"""The parent's side of the GPU benchmark: plan inputs, judge the child's raw times.
+
+Speedup = baseline time / submission time, paired per round (both measured back to back on the
+same inputs, in alternating order), reported as the median of the paired ratios with a 95 %
+distribution-free confidence interval (order statistics of the binomial); across shapes, the
+geometric mean of the per-shape medians with a bootstrap interval.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from dataclasses import dataclass, field
+
+import torch
+
+from grader import gpus
+from grader.calibrate import Calibration
+from grader.checkpoints import Arg, Checkpoint
+from grader.models import BenchmarkResult, CaseSpec, Ratio, ShapeBenchmark
+
+ROUNDS = 50
+WARMUP = 5
+SETS = 2
+VERIFY = 3  # timed calls whose outputs the parent checks, chosen secretly per grading
+# A submission whose work finishes this much after its end event (beyond what the baseline
+# shows for the same synchronize) did work outside the timed stream.
+OUTSIDE_STREAM_US = 20.0
+
+
+@dataclass
+class BenchShape:
+    id: int
+    case: CaseSpec
+    sets: list[list[Arg]]
+    references: list[torch.Tensor]
+    verify: list[int]
+    minimal_bytes: int
+    rounds: int = ROUNDS
+    warmup: int = WARMUP
+    arg_specs: list[list[dict[str, int | float]]] = field(default_factory=list)
+
+
+def reference_on(checkpoint: Checkpoint, inputs: list[Arg], device: str) -> torch.Tensor:
+    """The reference, computed in this (trusted) process; on the GPU when there is one, so
+    that large cases do not take minutes of float64 on the CPU."""
+    if device == "cuda":
+        moved = [a.to("cuda") if isinstance(a, torch.Tensor) else a for a in inputs]
+        return checkpoint.reference(moved).to("cpu")
+    return checkpoint.reference(inputs)
+
+
+def plan(checkpoint: Checkpoint, seed: int, device: str) -> list[BenchShape]:
+    rng = random.Random(seed ^ 0x5EED)
+    shapes = []
+    for i, case in enumerate(checkpoint.definition.benchmark_shapes):
+        sets, refs = [], []
+        for _ in range(SETS):
+            gen = torch.Generator().manual_seed(rng.getrandbits(63))
+            inputs = checkpoint.make_inputs(case, gen)
+            sets.append(inputs)
+            refs.append(reference_on(checkpoint, inputs, device))
+        verify = sorted(rng.sample(range(ROUNDS // 2, ROUNDS), VERIFY))
+        nbytes = checkpoint.minimal_bytes(sets[0], refs[0])
+        shapes.append(BenchShape(i, case, sets, refs, verify, nbytes))
+    return shapes
+
+
+def median_ci(values: list[float], z: float = 1.96) -> Ratio:
+    """Median with a distribution-free 95 % interval from the order statistics."""
+    xs = sorted(values)
+    n = len(xs)
+    lo = max(0, math.floor(n / 2 - z * math.sqrt(n) / 2))
+    hi = min(n - 1, math.ceil(n / 2 + z * math.sqrt(n) / 2))
+    return Ratio(median=statistics.median(xs), low=xs[lo], high=xs[hi])
+
+
+def geomean_ci(per_shape: list[list[float]], samples: int = 2000, seed: int = 0) -> Ratio:
+    """Geometric mean of per-shape median ratios; bootstrap over each shape's rounds."""
+    rng = random.Random(seed)
+
+    def gm(meds: list[float]) -> float:
+        return math.exp(sum(math.log(m) for m in meds) / len(meds))
+
+    point = gm([statistics.median(r) for r in per_shape])
+    boots = sorted(
+        gm([statistics.median(rng.choices(r, k=len(r))) for r in per_shape]) for _ in range(samples)
+    )
+    return Ratio(median=point, low=boots[int(0.025 * samples)], high=boots[int(0.975 * samples)])
+
+
+def judge(
+    shapes: list[BenchShape],
+    raw: dict[int, dict[str, dict[str, list[float]]]],
+    calibration: Calibration,
+    device_name: str,
+    baseline: str,
+) -> BenchmarkResult:
+    model = gpus.lookup(device_name)
+    datasheet = model.dram_gbps if model else 0.0
+    result = BenchmarkResult(
+        gpu=device_name,
+        gpu_model=gpus.model_id(device_name),
+        peak_gbps=calibration.peak_gbps,
+        peak_source=f"measured here: copy {calibration.copy_gbps:.0f} GB/s, read "
+        f"{calibration.read_gbps:.0f} GB/s" + (f"; datasheet {datasheet:.0f}" if model else ""),
+        baseline=baseline,
+    )
+    # A kernel cannot move its minimal bytes faster than the memory system: the floor uses the
+    # highest ceiling we know, with 5 % of slack for measurement noise.
+    ceiling = max(calibration.peak_gbps, datasheet) * 1.05
+    ratios_by_baseline: dict[str, list[list[float]]] = {}
+    for shape in shapes:
+        data = raw.get(shape.id)
+        if not data:
+            result.flags.append(f"{shape.case.name}: no timings came back")
+            continue
+        times, synced = data["times"], data["synced"]
+        sub = times["submission"]
+        speedups = {}
+        for name, base in times.items():
+            if name == "submission":
+                continue
+            paired = [b / s for b, s in zip(base, sub, strict=True) if s > 0]
+            speedups[name] = median_ci(paired)
+            ratios_by_baseline.setdefault(name, []).append(paired)
+        med = {name: statistics.median(t) for name, t in times.items()}
+        gbps = shape.minimal_bytes / (med["submission"] * 1e-6) / 1e9
+        floor_us = shape.minimal_bytes / (ceiling * 1e9) * 1e6
+        gap = {
+            n: statistics.median(a - b for a, b in zip(synced[n], times[n], strict=True))
+            for n in times
+        }
+        reference_gap = min((g for n, g in gap.items() if n != "submission"), default=0.0)
+        outside = max(0.0, gap["submission"] - reference_gap)
+        entry = ShapeBenchmark(
+            name=shape.case.name,
+            shape=shape.case.shape,
+            dtype=shape.case.dtype,
+            rounds=len(sub),
+            times_us={n: round(v, 2) for n, v in med.items()},
+            speedup=speedups,
+            minimal_bytes=shape.minimal_bytes,
+            gbps=round(gbps, 1),
+            pct_of_peak=round(100 * gbps / calibration.peak_gbps, 1),
+            below_roofline=med["submission"] < floor_us,
+            outside_stream_us=round(outside, 1),
+        )
+        if entry.below_roofline:
+            result.flags.append(
+                f"{shape.case.name}: {med['submission']:.1f} µs is below the roofline floor "
+                f"({floor_us:.1f} µs to move {shape.minimal_bytes / 1e6:.1f} MB at "
+                f"{ceiling:.0f} GB/s): impossible, so not rewarded"
+            )
+        if outside > OUTSIDE_STREAM_US:
+            result.flags.append(
+                f"{shape.case.name}: your work finished {outside:.0f} µs after the timed "
+                "region ended (a side stream or deferred work?): not rewarded"
+            )
+        result.shapes.append(entry)
+    if result.shapes and len(result.shapes) == len(shapes):
+        result.geomean = {name: geomean_ci(r) for name, r in ratios_by_baseline.items()}
+    return result

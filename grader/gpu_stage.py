@@ -1,0 +1,154 @@
+"""After a correct GPU run: judge the benchmark, collect Nsight evidence, check the
+explanation, and say whether level 3 is earned (and if not, exactly why)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import IO
+
+import torch
+
+from grader import benchmark, calibrate, explanation, gpus, profile, sandbox
+from grader.benchmark import BenchShape
+from grader.checkpoints import Checkpoint
+from grader.evaluate import Collected
+from grader.job import Paths
+from grader.models import GradeResult, ProfileResult, Verdict
+from grader.options import GradeOptions
+
+SpecFn = Callable[[list[str], list[sandbox.Mount]], sandbox.Spec]
+WriteFn = Callable[[list[str]], None]
+
+
+def flush_bytes() -> int:
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    reported = getattr(props, "L2_cache_size", None)
+    return 2 * gpus.l2_bytes(torch.cuda.get_device_name(), reported)
+
+
+def finish(
+    result: GradeResult,
+    collected: Collected,
+    shapes: list[BenchShape],
+    checkpoint: Checkpoint,
+    options: GradeOptions,
+    paths: Paths,
+    stages: dict[str, float],
+    child_spec: SpecFn,
+    write_profile_job: WriteFn,
+) -> list[str]:
+    """Fill result.benchmark/profile/explanation; return the reasons level 3 is not given
+    (empty: level 3). May turn the verdict to wrong_answer if timed calls were wrong."""
+    d = checkpoint.definition
+    reasons: list[str] = []
+
+    if collected.bench_error:
+        reasons.append(f"The benchmark failed: {collected.bench_error.get('message')}")
+        return reasons
+    bad = [(s, r, c) for s, r, c in collected.bench_checks if not c.passed]
+    expected = sum(len(s.verify) for s in shapes)
+    if bad or len(collected.bench_checks) < expected:
+        result.verdict = Verdict.WRONG_ANSWER
+        if bad:
+            s, r, c = bad[0]
+            result.messages.append(
+                f"Correct when checked, but wrong while being timed ({len(bad)} of "
+                f"{len(collected.bench_checks)} checked timed calls; first: shape "
+                f"'{shapes[s].case.name}', call {r + 1}: {c.message}). Does it cache answers "
+                "or skip work after the first calls?"
+            )
+        else:
+            result.messages.append("The outputs of the timed calls did not all come back.")
+        return ["wrong while being timed"]
+
+    t = time.monotonic()
+    cal = calibrate.get(options.cache_dir)
+    stages["calibrate"] = time.monotonic() - t
+    name = torch.cuda.get_device_name()
+    bench = benchmark.judge(shapes, collected.bench_times, cal, name, d.rubric.baseline)
+    result.benchmark = bench
+    model = bench.gpu_model
+    if model not in d.target_gpus:
+        reasons.append(
+            f"This GPU ({name}, '{model}') is not one of the checkpoint's target GPUs "
+            f"({', '.join(d.target_gpus)})."
+        )
+    reasons.extend(bench.flags)
+    gm = bench.geomean.get(d.rubric.baseline)
+    if gm is None:
+        reasons.append(f"No speedup over the '{d.rubric.baseline}' baseline was measured.")
+    elif gm.low <= d.rubric.min_speedup_lower_bound:
+        reasons.append(
+            f"Not shown to beat '{d.rubric.baseline}': speedup {gm.median:.2f}× (95 % CI "
+            f"{gm.low:.2f}–{gm.high:.2f}×, geometric mean over {len(bench.shapes)} shapes); "
+            f"level 3 needs the lower bound above {d.rubric.min_speedup_lower_bound:g}."
+        )
+
+    if options.profile:
+        t = time.monotonic()
+        result.profile = run_profile(shapes, paths, options, child_spec, write_profile_job)
+        stages["nsight"] = time.monotonic() - t
+        if result.profile.error:
+            reasons.append(f"No Nsight Compute evidence: {result.profile.error}. Level 3 needs it.")
+        else:
+            result.messages.extend(profile.summary(result.profile.totals))
+    else:
+        reasons.append("Nsight Compute profiling was turned off: level 3 needs its evidence.")
+
+    if options.explanation is None:
+        reasons.append("No explanation was given (--explanation FILE): level 3 needs one.")
+    else:
+        check = explanation.check(options.explanation, d.rubric, bench, result.profile)
+        result.explanation = check
+        reasons.extend(check.messages)
+    return reasons
+
+
+def run_profile(
+    shapes: list[BenchShape],
+    paths: Paths,
+    options: GradeOptions,
+    child_spec: SpecFn,
+    write_profile_job: WriteFn,
+) -> ProfileResult:
+    shape = shapes[-1]
+    out = ProfileResult(shape=shape.case.shape, dtype=shape.case.dtype)
+    ncu = profile.ncu_path()
+    if ncu is None:
+        out.error = "ncu (Nsight Compute) is not installed on this worker"
+        return out
+    start = time.monotonic()
+    root = profile.install_root(ncu)
+    mounts = [] if str(root).startswith("/usr/") else [sandbox.Mount(root, str(root))]
+    limits = options.limits
+    try:
+        write_profile_job(["submission", *[b for b in ("torch", "naive")]])
+        spec = child_spec([ncu, *profile.metrics_args(f"{paths.out_inside}/metrics")], mounts)
+        run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
+        report = profile.take_report(paths.out / "metrics.ncu-rep", paths.job.parent / "m.ncu-rep")
+        text = profile.import_csv(ncu, report)
+        out.kernels = profile.parse_raw_csv(text)
+        out.totals = profile.totals(out.kernels)
+        if "submission" not in out.totals:
+            hint = run.output.strip().splitlines()[-3:] if run.output else []
+            raise profile.ProfileError(
+                "the profiler saw no kernel of yours" + (f" ({' / '.join(hint)})" if hint else "")
+            )
+        main = max((k for k in out.kernels if k.impl == "submission"), key=lambda k: k.duration_us)
+        write_profile_job(["submission"])
+        spec = child_spec([ncu, *profile.full_args(f"{paths.out_inside}/full", main.name)], mounts)
+        sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
+        if options.report_dir is not None:
+            dest = options.report_dir / "submission-full.ncu-rep"
+            profile.take_report(paths.out / "full.ncu-rep", dest)
+            out.report_file = str(dest)
+    except (profile.ProfileError, OSError) as exc:
+        out.error = str(exc)
+    out.seconds = round(time.monotonic() - start, 2)
+    return out
+
+
+def _drain(fp: IO[bytes]) -> None:
+    while fp.read(1 << 20):
+        pass

@@ -1,0 +1,125 @@
+"""GPU timing and profiling replays, run inside the sandbox next to the submission.
+
+Times are measured here (the kernels run in this process) but judged by the parent: it gets
+raw per-call times and the outputs of secretly chosen timed calls, recomputes the statistics,
+checks the outputs against its own references and compares the times with the roofline floor
+and with what Nsight Compute measured from outside the submission's control.
+
+Method (per benchmark shape):
+- every implementation (the submission and each baseline) runs `warmup` times first, which
+  also lets `@triton.autotune` pick its config outside the timed region;
+- each round, the input buffers are refilled with the round's input set (sets alternate, so
+  an answer cached by pointer, shape or id() is stale), the L2 is flushed by writing a buffer
+  of at least twice its size, then each implementation is timed with CUDA events, in an order
+  that alternates between rounds (baseline first, then submission first: drift cancels);
+- a third event is recorded after a device-wide synchronize: work the submission put on
+  another stream or deferred shows up as a gap between the two.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from typing import IO, Any
+
+import torch
+from harness import wire
+
+Fn = Callable[..., Any]
+
+
+def load_baselines(path: str, names: list[str]) -> dict[str, Fn]:
+    spec = importlib.util.spec_from_file_location("kgrade_problem", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    table = getattr(module, "BASELINES", {})
+    return {n: table[n] for n in names if callable(table.get(n))}
+
+
+def _args(specs: list[dict[str, Any]], tensors: list[torch.Tensor]) -> list[Any]:
+    return [tensors[a["tensor"]].to("cuda") if "tensor" in a else a["value"] for a in specs]
+
+
+def _fill(buffers: list[Any], source: list[Any]) -> list[Any]:
+    for b, s in zip(buffers, source, strict=True):
+        if isinstance(b, torch.Tensor):
+            b.copy_(s)
+    return [
+        s if not isinstance(s, torch.Tensor) else b for b, s in zip(buffers, source, strict=True)
+    ]
+
+
+def benchmark(
+    out: IO[bytes],
+    entry: Fn,
+    baselines: dict[str, Fn],
+    shape: dict[str, Any],
+    tensors: list[torch.Tensor],
+    flush_bytes: int,
+) -> None:
+    sets = [_args(s, tensors) for s in shape["sets"]]
+    buffers = [a.clone() if isinstance(a, torch.Tensor) else a for a in sets[0]]
+    flush = torch.empty(flush_bytes // 4, dtype=torch.float32, device="cuda")
+    impls: dict[str, Fn] = {**baselines, "submission": entry}
+    for fn in impls.values():
+        for _ in range(shape["warmup"]):
+            fn(*sets[0])
+    torch.cuda.synchronize()
+
+    names = list(impls)
+    times: dict[str, list[float]] = {n: [] for n in names}
+    synced: dict[str, list[float]] = {n: [] for n in names}
+    verify = set(shape["verify"])
+    for r in range(shape["rounds"]):
+        k = r % len(sets)
+        order = names if r % 2 == 0 else list(reversed(names))
+        for name in order:
+            args = _fill(buffers, sets[k])
+            flush.zero_()
+            torch.cuda.synchronize()
+            start, end, after = (torch.cuda.Event(enable_timing=True) for _ in range(3))
+            start.record()
+            result = impls[name](*args)
+            end.record()
+            torch.cuda.synchronize()
+            after.record()
+            after.synchronize()
+            times[name].append(start.elapsed_time(end) * 1e3)
+            synced[name].append(start.elapsed_time(after) * 1e3)
+            if name == "submission" and r in verify:
+                header: dict[str, Any] = {"type": "bench_output", "shape": shape["id"], "round": r}
+                if type(result) is not torch.Tensor:
+                    header.update(type="bench_bad_output", message=type(result).__name__)
+                    wire.write_frame(out, header)
+                else:
+                    header["set"] = k
+                    header["tensor"] = wire.tensor_meta(result)
+                    wire.write_frame(out, header, wire.tensor_bytes(result))
+    wire.write_frame(out, {"type": "bench", "shape": shape["id"], "times": times, "synced": synced})
+
+
+def profile_replay(
+    entry: Fn,
+    baselines: dict[str, Fn],
+    shape: dict[str, Any],
+    tensors: list[torch.Tensor],
+    impls: list[str],
+) -> None:
+    """One call of each implementation between cudaProfilerStart/Stop, each in an NVTX range
+    named kgrade:<impl>, after a warm-up outside the profiled region (autotuning included)."""
+    args = _args(shape["sets"][0], tensors)
+    table: dict[str, Fn] = {**baselines, "submission": entry}
+    chosen = [i for i in impls if i in table]
+    for name in chosen:
+        for _ in range(2):
+            table[name](*args)
+    torch.cuda.synchronize()
+    cudart = torch.cuda.cudart()
+    cudart.cudaProfilerStart()
+    for name in chosen:
+        torch.cuda.nvtx.range_push(f"kgrade:{name}")
+        table[name](*args)
+        torch.cuda.synchronize()
+        torch.cuda.nvtx.range_pop()
+    cudart.cudaProfilerStop()

@@ -1,0 +1,150 @@
+"""The job folder the sandboxed child reads, and the command that runs it.
+
+The parent writes everything before the child starts and never writes there again; the folder
+is mounted read-only at /job. Files the child must produce (ncu reports) go to a separate
+folder mounted at /out, which the parent reads without following links.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from grader import sandbox
+from grader.benchmark import BenchShape
+from grader.checkpoints import Arg, Checkpoint
+from grader.evaluate import PlannedRun
+from grader.harness import wire
+
+HARNESS_DIR = Path(__file__).resolve().parent / "harness"
+
+
+@dataclass(frozen=True)
+class Paths:
+    job: Path
+    out: Path
+    sandboxed: bool
+
+    def inside(self, name: str) -> str:
+        return f"/job/{name}" if self.sandboxed else str(self.job / name)
+
+    @property
+    def out_inside(self) -> str:
+        return "/out" if self.sandboxed else str(self.out)
+
+    @property
+    def harness(self) -> str:
+        return "/kgrade/harness" if self.sandboxed else str(HARNESS_DIR)
+
+    @property
+    def problem(self) -> str:
+        return "/kgrade/checkpoint/problem.py"
+
+
+class _Inputs:
+    """Appends tensors to inputs.bin and returns the argument specs that point at them."""
+
+    def __init__(self, fp: Any) -> None:
+        self.fp = fp
+        self.count = 0
+
+    def add(self, args: list[Arg]) -> list[dict[str, int | float]]:
+        specs: list[dict[str, int | float]] = []
+        for a in args:
+            if isinstance(a, torch.Tensor):
+                wire.write_tensors(self.fp, [a])
+                specs.append({"tensor": self.count})
+                self.count += 1
+            else:
+                specs.append({"value": a})
+        return specs
+
+
+def write(
+    paths: Paths,
+    source: str,
+    checkpoint: Checkpoint,
+    device: str,
+    runs: list[PlannedRun],
+    shapes: list[BenchShape],
+    *,
+    max_configs: int,
+    flush_bytes: int = 0,
+    profile_impls: list[str] | None = None,
+) -> None:
+    paths.job.mkdir(parents=True, exist_ok=True)
+    paths.out.mkdir(parents=True, exist_ok=True)
+    paths.job.chmod(0o755)
+    paths.out.chmod(0o777)  # ncu writes here as the sandbox's user
+    (paths.job / "submission.py").write_text(source)
+    d = checkpoint.definition
+    with open(paths.job / "inputs.bin", "wb") as fp:
+        inputs = _Inputs(fp)
+        run_specs = [{"id": r.id, "args": inputs.add(r.inputs)} for r in runs]
+        shape_specs = [
+            {
+                "id": s.id,
+                "name": s.case.name,
+                "sets": [inputs.add(a) for a in s.sets],
+                "rounds": s.rounds,
+                "warmup": s.warmup,
+                "verify": s.verify,
+            }
+            for s in shapes
+        ]
+    spec: dict[str, Any] = {
+        "entry": d.entry,
+        "submission": paths.inside("submission.py"),
+        "inputs": paths.inside("inputs.bin"),
+        "device": device,
+        "allowed_ops": d.allowed_torch_ops,
+        "poison": d.poison,
+        "max_configs": max_configs,
+        "runs": run_specs,
+    }
+    if shapes:
+        gpu = {
+            "problem": paths.problem if paths.sandboxed else str(checkpoint.folder / "problem.py"),
+            "baselines": [b for b in d.baselines if callable(checkpoint.baselines().get(b))],
+            "flush_bytes": flush_bytes,
+            "shapes": shape_specs,
+        }
+        if profile_impls is not None:
+            spec["profile"] = {**gpu, "impls": profile_impls}
+        else:
+            spec["bench"] = gpu
+    (paths.job / "job.json").write_text(json.dumps(spec))
+    for f in paths.job.iterdir():
+        f.chmod(0o644)
+
+
+def child_spec(
+    paths: Paths,
+    checkpoint: Checkpoint,
+    device: str,
+    env: dict[str, str],
+    prefix: list[str] | None = None,
+    extra_mounts: list[sandbox.Mount] | None = None,
+) -> sandbox.Spec:
+    argv = [
+        *(prefix or []),
+        sys.executable,
+        "-I",
+        "-B",
+        f"{paths.harness}/child.py",
+        paths.inside("job.json"),
+        "{RESULT_FD}",
+    ]
+    mounts = [
+        sandbox.Mount(paths.job, "/job"),
+        sandbox.Mount(paths.out, "/out", writable=True),
+        sandbox.Mount(HARNESS_DIR, "/kgrade/harness"),
+        sandbox.Mount(checkpoint.folder / "problem.py", paths.problem),
+        *(extra_mounts or []),
+    ]
+    return sandbox.Spec(argv=argv, env=env, mounts=mounts, gpu=device == "cuda")

@@ -1,0 +1,25 @@
+"""How to grade: device, limits, sandbox, seed and the GPU stage's switches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader import sandbox
+
+
+@dataclass(frozen=True)
+class GradeOptions:
+    device: str = "auto"  # "cpu" (Triton interpreter), "cuda", or "auto"
+    limits: sandbox.Limits = field(default_factory=sandbox.Limits)
+    unsafe_no_sandbox: bool = False
+    seed: int | None = None  # None: a fresh secret seed per grading
+    work_dir: Path | None = None
+    max_configs: int = 64
+    show_hidden: bool = True
+    # GPU stage
+    benchmark: bool = True  # time against the baselines (GPU only)
+    profile: bool = True  # Nsight Compute evidence (GPU only, needs ncu)
+    explanation: str | None = None  # the student's explanation, checked for level 3
+    cache_dir: Path | None = None  # calibration cache
+    report_dir: Path | None = None  # where the .ncu-rep for download is kept

@@ -1,0 +1,201 @@
+"""Nsight Compute evidence: which kernels each implementation launched, the DRAM bytes they
+moved and the throughput they reached, read by `ncu` from the hardware counters.
+
+`ncu` runs inside the sandbox (it must share the submission's namespaces) and writes its report
+into a folder the parent made; the parent opens it without following links, copies it out, and
+reads it with `ncu --import … --csv --page raw` itself.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+from grader.models import ImplTotals, KernelMetrics
+
+METRICS = [
+    "gpu__time_duration.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "lts__t_bytes.sum",
+    "launch__registers_per_thread",
+]
+_IMPL = re.compile(r"kgrade:(\w+)")
+MAX_REPORT = 512 << 20
+
+
+class ProfileError(RuntimeError):
+    pass
+
+
+def ncu_path() -> str | None:
+    return shutil.which("ncu")
+
+
+def install_root(ncu: str) -> Path:
+    """The folder to mount for ncu: its real install directory."""
+    return Path(os.path.realpath(ncu)).parent
+
+
+def metrics_args(report: str) -> list[str]:
+    return [
+        "--target-processes",
+        "all",
+        "--profile-from-start",
+        "off",
+        "--nvtx",
+        "--clock-control",
+        "none",
+        "--metrics",
+        ",".join(METRICS),
+        "-f",
+        "-o",
+        report,
+    ]
+
+
+def full_args(report: str, kernel: str) -> list[str]:
+    return [
+        "--target-processes",
+        "all",
+        "--profile-from-start",
+        "off",
+        "--clock-control",
+        "none",
+        "--set",
+        "full",
+        "-k",
+        f"regex:{re.escape(kernel)[:200]}",
+        "-c",
+        "1",
+        "-f",
+        "-o",
+        report,
+    ]
+
+
+def take_report(path: Path, dest: Path) -> Path:
+    """Copy a report the sandbox wrote, refusing links and anything that is not a regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError as exc:
+        raise ProfileError(f"ncu wrote no report ({exc.strerror})") from exc
+    with os.fdopen(fd, "rb") as src:
+        st = os.fstat(src.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_REPORT:
+            raise ProfileError("the report is not a regular file of sane size")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        with open(dest, "wb") as out:
+            shutil.copyfileobj(src, out)
+    return dest
+
+
+def _num(value: str) -> float | None:
+    value = value.strip().replace(",", "")
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
+def parse_raw_csv(text: str) -> list[KernelMetrics]:
+    start = text.find('"ID"')
+    if start < 0:
+        raise ProfileError("ncu printed no kernel table (were counters readable?)")
+    rows = list(csv.reader(io.StringIO(text[start:])))
+    header, units, body = rows[0], rows[1], rows[2:]
+    col = {name: i for i, name in enumerate(header)}
+    nvtx = next((i for i, name in enumerate(header) if "Push/Pop" in name), None)
+
+    def get(row: list[str], metric: str) -> float | None:
+        i = col.get(metric)
+        if i is None or i >= len(row):
+            return None
+        v = _num(row[i])
+        scale = {
+            "nsecond": 1,
+            "ns": 1,
+            "usecond": 1e3,
+            "us": 1e3,
+            "msecond": 1e6,
+            "byte": 1,
+            "Kbyte": 1e3,
+            "Mbyte": 1e6,
+            "Gbyte": 1e9,
+        }.get(units[i], 1)
+        return None if v is None else v * scale
+
+    kernels = []
+    for row in body:
+        if len(row) < len(header) // 2:
+            continue
+        impl = "unknown"
+        if nvtx is not None:
+            m = _IMPL.search(row[nvtx])
+            impl = m.group(1) if m else "unknown"
+        regs = get(row, "launch__registers_per_thread")
+        kernels.append(
+            KernelMetrics(
+                impl=impl,
+                name=row[col["Kernel Name"]][:300] if "Kernel Name" in col else "?",
+                duration_us=(get(row, "gpu__time_duration.sum") or 0.0) / 1e3,
+                dram_read_bytes=get(row, "dram__bytes_read.sum") or 0.0,
+                dram_write_bytes=get(row, "dram__bytes_write.sum") or 0.0,
+                dram_pct_of_peak=get(row, "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
+                occupancy_pct=get(row, "sm__warps_active.avg.pct_of_peak_sustained_active"),
+                registers=int(regs) if regs is not None else None,
+                l2_bytes=get(row, "lts__t_bytes.sum"),
+            )
+        )
+    return kernels
+
+
+def totals(kernels: list[KernelMetrics]) -> dict[str, ImplTotals]:
+    out: dict[str, ImplTotals] = {}
+    for impl in dict.fromkeys(k.impl for k in kernels):
+        ks = [k for k in kernels if k.impl == impl]
+        dur = sum(k.duration_us for k in ks)
+        weighted = [(k.dram_pct_of_peak or 0.0) * k.duration_us for k in ks]
+        out[impl] = ImplTotals(
+            kernels=len(ks),
+            duration_us=round(dur, 2),
+            dram_bytes=sum(k.dram_read_bytes + k.dram_write_bytes for k in ks),
+            dram_pct_of_peak=round(sum(weighted) / dur, 1) if dur else None,
+        )
+    return out
+
+
+def import_csv(ncu: str, report: Path) -> str:
+    proc = subprocess.run(
+        [ncu, "--import", str(report), "--csv", "--page", "raw", "--print-units", "base"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise ProfileError(f"ncu --import failed: {proc.stderr.strip()[-300:]}")
+    return proc.stdout
+
+
+def summary(totals_by_impl: dict[str, ImplTotals]) -> list[str]:
+    """'naive: 5 kernels, 1.0 GB of DRAM traffic; yours: 1 kernel, 241 MB'."""
+    names = {"submission": "yours", "torch": "PyTorch op", "naive": "naive PyTorch"}
+    parts = []
+    for impl, t in totals_by_impl.items():
+        mb = t.dram_bytes / 1e6
+        size = f"{mb / 1e3:.2f} GB" if mb >= 1000 else f"{mb:.0f} MB"
+        pct = f", {t.dram_pct_of_peak:.0f} % of peak DRAM throughput" if t.dram_pct_of_peak else ""
+        parts.append(
+            f"{names.get(impl, impl)}: {t.kernels} kernel{'s' if t.kernels != 1 else ''}, "
+            f"{size} of DRAM traffic, {t.duration_us:.1f} µs{pct}"
+        )
+    return parts
