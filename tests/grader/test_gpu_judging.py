@@ -1,0 +1,199 @@
+"""The GPU stage's judgement, on recorded or synthetic numbers (no GPU needed): statistics,
+roofline and side-stream flags, the Nsight CSV parser and the explanation check."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from grader import benchmark, explanation, profile
+from grader.benchmark import BenchShape
+from grader.calibrate import Calibration
+from grader.models import (
+    BenchmarkResult,
+    CaseSpec,
+    ImplTotals,
+    ProfileResult,
+    Ratio,
+    RubricSpec,
+    ShapeBenchmark,
+)
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ncu_raw_h200.csv"
+CAL = Calibration("H200|test", copy_gbps=4250.0, read_gbps=4460.0)
+
+
+def test_median_ci_brackets_the_median_and_narrows_with_samples() -> None:
+    rng = random.Random(1)
+    small = benchmark.median_ci([1.5 + rng.gauss(0, 0.05) for _ in range(11)])
+    large = benchmark.median_ci([1.5 + rng.gauss(0, 0.05) for _ in range(401)])
+    for r in (small, large):
+        assert r.low <= r.median <= r.high
+    assert (large.high - large.low) < (small.high - small.low)
+    assert abs(large.median - 1.5) < 0.02
+
+
+def test_geomean_ci_of_two_shapes() -> None:
+    r = benchmark.geomean_ci([[2.0] * 20, [0.5] * 20])
+    assert r.median == pytest.approx(1.0)
+    assert r.low == pytest.approx(1.0) and r.high == pytest.approx(1.0)
+
+
+def _shape(nbytes: int) -> BenchShape:
+    return BenchShape(0, CaseSpec(name="s", shape=[8192, 4096]), [], [], [], nbytes)
+
+
+def _raw(sub: float, base: float, sub_gap: float = 5.0, n: int = 30) -> dict:  # type: ignore[type-arg]
+    rng = random.Random(0)
+    t_sub = [sub * (1 + rng.gauss(0, 0.01)) for _ in range(n)]
+    t_base = [base * (1 + rng.gauss(0, 0.01)) for _ in range(n)]
+    return {
+        0: {
+            "times": {"torch": t_base, "submission": t_sub},
+            "synced": {
+                "torch": [t + 5.0 for t in t_base],
+                "submission": [t + sub_gap for t in t_sub],
+            },
+        }
+    }
+
+
+def test_judge_reports_speedup_bandwidth_and_fraction_of_peak() -> None:
+    nbytes = 268_435_456  # 8192×4096 fp32 read + written
+    res = benchmark.judge([_shape(nbytes)], _raw(70.0, 110.0), CAL, "NVIDIA H200", "torch")
+    s = res.shapes[0]
+    assert s.speedup["torch"].median == pytest.approx(110 / 70, rel=0.03)
+    assert s.speedup["torch"].low > 1.4
+    assert s.gbps == pytest.approx(nbytes / 70e-6 / 1e9, rel=0.03)
+    assert s.pct_of_peak == pytest.approx(100 * s.gbps / 4460, rel=0.01)
+    assert not res.flags and res.gpu_model == "h200"
+    assert res.geomean["torch"].low > 1.4
+
+
+def test_a_time_below_the_roofline_floor_is_flagged() -> None:
+    # 268 MB in 20 µs would be 13 TB/s on a 4.8 TB/s card
+    res = benchmark.judge([_shape(268_435_456)], _raw(20.0, 110.0), CAL, "NVIDIA H200", "torch")
+    assert res.shapes[0].below_roofline
+    assert any("below the roofline floor" in f for f in res.flags)
+
+
+def test_work_finishing_after_the_timed_region_is_flagged() -> None:
+    res = benchmark.judge(
+        [_shape(1_000_000)], _raw(3.0, 110.0, sub_gap=95.0), CAL, "NVIDIA H200", "torch"
+    )
+    assert res.shapes[0].outside_stream_us > 80
+    assert any("after the timed region" in f for f in res.flags)
+
+
+def test_parses_a_real_ncu_raw_csv_from_an_h200() -> None:
+    kernels = profile.parse_raw_csv(FIXTURE.read_text())
+    totals = profile.totals(kernels)
+    assert totals["naive"].kernels == 5
+    assert totals["torch"].kernels == 2  # randn + softmax in that recording
+    soft = next(k for k in kernels if "SoftMaxForward" in k.name)
+    assert soft.dram_read_bytes == 67_123_200 and soft.duration_us == pytest.approx(54.912)
+    assert soft.registers == 30 and soft.occupancy_pct == pytest.approx(93.41)
+    text = " ".join(profile.summary(totals))
+    assert "naive PyTorch: 5 kernels" in text
+
+
+def test_profile_refuses_a_symlinked_report(tmp_path: Path) -> None:
+    secret = tmp_path / "secret"
+    secret.write_text("host file")
+    link = tmp_path / "metrics.ncu-rep"
+    link.symlink_to(secret)
+    with pytest.raises(profile.ProfileError):
+        profile.take_report(link, tmp_path / "copy.ncu-rep")
+    assert not (tmp_path / "copy.ncu-rep").exists()
+
+
+def _bench() -> BenchmarkResult:
+    shape = ShapeBenchmark(
+        name="course",
+        shape=[8192, 4096],
+        dtype="float32",
+        rounds=50,
+        times_us={"submission": 69.6, "torch": 110.0, "naive": 354.0},
+        speedup={
+            "torch": Ratio(median=1.58, low=1.55, high=1.6),
+            "naive": Ratio(median=5.1, low=5.0, high=5.2),
+        },
+        minimal_bytes=268_435_456,
+        gbps=3857.0,
+        pct_of_peak=86.5,
+    )
+    return BenchmarkResult(
+        gpu="NVIDIA H200",
+        gpu_model="h200",
+        peak_gbps=4460,
+        peak_source="t",
+        baseline="torch",
+        shapes=[shape],
+        geomean={"torch": Ratio(median=1.58, low=1.55, high=1.6)},
+    )
+
+
+def _profile() -> ProfileResult:
+    return ProfileResult(
+        shape=[8192, 4096],
+        dtype="float32",
+        totals={
+            "submission": ImplTotals(
+                kernels=1, duration_us=70, dram_bytes=241e6, dram_pct_of_peak=79
+            ),
+            "naive": ImplTotals(kernels=5, duration_us=350, dram_bytes=1004e6, dram_pct_of_peak=60),
+            "torch": ImplTotals(kernels=1, duration_us=110, dram_bytes=241e6, dram_pct_of_peak=48),
+        },
+    )
+
+
+RUBRIC = RubricSpec(
+    explanation_points={
+        "mechanism": ["fusion", "fused"],
+        "memory_bound": ["memory-bound"],
+        "why_not_gemm": ["gemm"],
+    }
+)
+GOOD = (
+    "Softmax is memory-bound, so the fused kernel wins by reading x once and writing y once: "
+    "the naive version moves 4.2x more DRAM traffic (1.0 GB against 241 MB). It reaches "
+    "3857 GB/s, 87% of peak, and is 1.58x faster than torch.softmax. I chose a memory-bound "
+    "op over GEMM because cuBLAS wins GEMM on SM_120 without TMEM."
+)
+
+
+def test_a_backed_explanation_passes() -> None:
+    check = explanation.check(GOOD, RUBRIC, _bench(), _profile())
+    assert check.backed, check.messages
+    kinds = {n["kind"] for n in check.numbers if n.get("checked")}
+    assert {"traffic_ratio", "bytes", "gbps", "percent", "speedup"} <= kinds
+
+
+def test_a_wrong_number_is_named_with_the_measurement() -> None:
+    check = explanation.check(
+        GOOD.replace("4.2x more DRAM traffic", "3.1x more DRAM traffic"),
+        RUBRIC,
+        _bench(),
+        _profile(),
+    )
+    assert not check.backed
+    assert any("3.1x" in m and "4.2×" in m for m in check.messages), check.messages
+
+
+def test_a_missing_point_is_reported() -> None:
+    check = explanation.check(GOOD.replace("GEMM", "matmul"), RUBRIC, _bench(), _profile())
+    assert not check.backed and check.points["why_not_gemm"] is False
+
+
+def test_an_explanation_without_numbers_is_not_backed() -> None:
+    text = "It is fused and memory-bound, unlike GEMM, so it is faster."
+    check = explanation.check(text, RUBRIC, _bench(), _profile())
+    assert not check.backed
+    assert any("quotes no measured number" in m for m in check.messages)
+
+
+def test_shapes_are_not_mistaken_for_ratios() -> None:
+    check = explanation.check(GOOD + " Measured at 8192×4096.", RUBRIC, _bench(), _profile())
+    assert check.backed, check.messages
