@@ -53,8 +53,16 @@ def cmd_grade(args: argparse.Namespace) -> int:
         max_processes=settings.max_processes,
         output_bytes=settings.output_limit_kib * 1024,
     )
+    explanation = read_source(Path(args.explanation)) if args.explanation else None
+    report_dir = Path(args.report_dir) if args.report_dir else None
     options = GradeOptions(
-        device=args.device, limits=limits, unsafe_no_sandbox=args.unsafe_no_sandbox
+        device=args.device,
+        limits=limits,
+        unsafe_no_sandbox=args.unsafe_no_sandbox,
+        explanation=explanation,
+        profile=not args.no_profile,
+        cache_dir=settings.home,
+        report_dir=report_dir,
     )
     try:
         result = grade(source, checkpoint, options)
@@ -99,6 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="cpu: Triton interpreter; cuda: the GPU (default: cuda when present)",
     )
     g.add_argument("--time-limit", type=float, default=None, help="seconds (default per device)")
+    g.add_argument(
+        "--explanation", metavar="FILE", help="why your kernel wins (Markdown); checked for level 3"
+    )
+    g.add_argument(
+        "--report-dir", metavar="DIR", help="keep the Nsight Compute .ncu-rep of your kernel here"
+    )
+    g.add_argument("--no-profile", action="store_true", help="skip Nsight Compute (no level 3)")
     g.add_argument(
         "--unsafe-no-sandbox",
         action="store_true",

@@ -9,7 +9,7 @@ from typing import IO
 
 import torch
 
-from grader import benchmark, calibrate, explanation, gpus, profile, sandbox
+from grader import benchmark, calibrate, explanation, gpus, nsight, sandbox
 from grader.benchmark import BenchShape
 from grader.checkpoints import Checkpoint
 from grader.evaluate import Collected
@@ -92,7 +92,7 @@ def finish(
         if result.profile.error:
             reasons.append(f"No Nsight Compute evidence: {result.profile.error}. Level 3 needs it.")
         else:
-            result.messages.extend(profile.summary(result.profile.totals))
+            result.messages.extend(nsight.summary(result.profile.totals))
     else:
         reasons.append("Nsight Compute profiling was turned off: level 3 needs its evidence.")
 
@@ -114,36 +114,36 @@ def run_profile(
 ) -> ProfileResult:
     shape = shapes[-1]
     out = ProfileResult(shape=shape.case.shape, dtype=shape.case.dtype)
-    ncu = profile.ncu_path()
+    ncu = nsight.ncu_path()
     if ncu is None:
         out.error = "ncu (Nsight Compute) is not installed on this worker"
         return out
     start = time.monotonic()
-    root = profile.install_root(ncu)
+    root = nsight.install_root(ncu)
     mounts = [] if str(root).startswith("/usr/") else [sandbox.Mount(root, str(root))]
     limits = options.limits
     try:
         write_profile_job(["submission", *[b for b in ("torch", "naive")]])
-        spec = child_spec([ncu, *profile.metrics_args(f"{paths.out_inside}/metrics")], mounts)
+        spec = child_spec([ncu, *nsight.metrics_args(f"{paths.out_inside}/metrics")], mounts)
         run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
-        report = profile.take_report(paths.out / "metrics.ncu-rep", paths.job.parent / "m.ncu-rep")
-        text = profile.import_csv(ncu, report)
-        out.kernels = profile.parse_raw_csv(text)
-        out.totals = profile.totals(out.kernels)
+        report = nsight.take_report(paths.out / "metrics.ncu-rep", paths.job.parent / "m.ncu-rep")
+        text = nsight.import_csv(ncu, report)
+        out.kernels = nsight.parse_raw_csv(text)
+        out.totals = nsight.totals(out.kernels)
         if "submission" not in out.totals:
             hint = run.output.strip().splitlines()[-3:] if run.output else []
-            raise profile.ProfileError(
+            raise nsight.ProfileError(
                 "the profiler saw no kernel of yours" + (f" ({' / '.join(hint)})" if hint else "")
             )
         main = max((k for k in out.kernels if k.impl == "submission"), key=lambda k: k.duration_us)
         write_profile_job(["submission"])
-        spec = child_spec([ncu, *profile.full_args(f"{paths.out_inside}/full", main.name)], mounts)
+        spec = child_spec([ncu, *nsight.full_args(f"{paths.out_inside}/full", main.name)], mounts)
         sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
         if options.report_dir is not None:
             dest = options.report_dir / "submission-full.ncu-rep"
-            profile.take_report(paths.out / "full.ncu-rep", dest)
+            nsight.take_report(paths.out / "full.ncu-rep", dest)
             out.report_file = str(dest)
-    except (profile.ProfileError, OSError) as exc:
+    except (nsight.ProfileError, OSError) as exc:
         out.error = str(exc)
     out.seconds = round(time.monotonic() - start, 2)
     return out

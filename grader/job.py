@@ -34,6 +34,14 @@ class Paths:
         return f"/job/{name}" if self.sandboxed else str(self.job / name)
 
     @property
+    def cache(self) -> Path:
+        return self.job.parent / "cache"
+
+    @property
+    def cache_inside(self) -> str:
+        return "/cache" if self.sandboxed else str(self.cache)
+
+    @property
     def out_inside(self) -> str:
         return "/out" if self.sandboxed else str(self.out)
 
@@ -81,6 +89,8 @@ def write(
     paths.out.mkdir(parents=True, exist_ok=True)
     paths.job.chmod(0o755)
     paths.out.chmod(0o777)  # ncu writes here as the sandbox's user
+    paths.cache.mkdir(exist_ok=True)
+    paths.cache.chmod(0o777)
     (paths.job / "submission.py").write_text(source)
     d = checkpoint.definition
     with open(paths.job / "inputs.bin", "wb") as fp:
@@ -143,6 +153,9 @@ def child_spec(
     mounts = [
         sandbox.Mount(paths.job, "/job"),
         sandbox.Mount(paths.out, "/out", writable=True),
+        # This grading's own Triton cache, shared by its runs (correctness + benchmark, then
+        # the Nsight replays) and by no other submission; removed with the grading.
+        sandbox.Mount(paths.cache, "/cache", writable=True),
         sandbox.Mount(HARNESS_DIR, "/kgrade/harness"),
         sandbox.Mount(checkpoint.folder / "problem.py", paths.problem),
         *(extra_mounts or []),

@@ -79,14 +79,14 @@ def plan_runs(checkpoint: Checkpoint, device: str, seed: int) -> list[PlannedRun
     return runs
 
 
-def child_env(device: str) -> dict[str, str]:
+def child_env(device: str, paths: job.Paths) -> dict[str, str]:
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": "/tmp",
         "LANG": "C.UTF-8",
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONUNBUFFERED": "1",
-        "TRITON_CACHE_DIR": "/tmp/triton",
+        "TRITON_CACHE_DIR": f"{paths.cache_inside}/triton",
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
         "USER": "nobody",
@@ -188,7 +188,7 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
             options.limits.result_bytes,
             bench_refs={s.id: s.references for s in shapes},
         )
-        spec = job.child_spec(paths, checkpoint, device, child_env(device))
+        spec = job.child_spec(paths, checkpoint, device, child_env(device, paths))
         outcome = sandbox.run(spec, options.limits, collector, sandboxed=sandboxed)
         stages["sandbox"] = outcome.wall
 
@@ -221,7 +221,7 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
                 paths,
                 stages,
                 lambda prefix, mounts: job.child_spec(
-                    paths, checkpoint, device, child_env(device), prefix, mounts
+                    paths, checkpoint, device, child_env(device, paths), prefix, mounts
                 ),
                 lambda impls: job.write(
                     paths,
@@ -242,8 +242,10 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
     if result.verdict is Verdict.CORRECT:
         if device == "cpu":
             result.messages.append(rubric.cpu_ceiling_message(checkpoint))
-        else:
+        elif level3_reasons:
             result.messages.extend(level3_reasons)
+        elif level3_reasons is not None:
+            result.messages.append(rubric.level3_message(checkpoint))
     stages["total"] = time.monotonic() - t0
     result.stages = {k: round(v, 3) for k, v in stages.items()}
     return result

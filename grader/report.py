@@ -34,6 +34,25 @@ def render(result: GradeResult) -> str:
     if result.configs:
         good = sum(c.passed for c in result.configs)
         out += ["", f"autotune configs: {good} of {len(result.configs)} correct on every case"]
+    if result.benchmark:
+        out += ["", *_benchmark_lines(result)]
+    if result.profile and result.profile.kernels:
+        out += ["", f"Nsight Compute, {tuple(result.profile.shape)} {result.profile.dtype}:"]
+        for k in result.profile.kernels:
+            mb = (k.dram_read_bytes + k.dram_write_bytes) / 1e6
+            out.append(
+                f"  {k.impl:<10} {k.duration_us:8.1f} µs  {mb:8.1f} MB DRAM  "
+                f"{k.dram_pct_of_peak or 0:5.1f} % peak  occ {k.occupancy_pct or 0:5.1f} %  "
+                f"{k.name[:60]}"
+            )
+        if result.profile.report_file:
+            out.append(f"  full report: {result.profile.report_file}")
+    if result.explanation:
+        out += ["", f"explanation: {'backed' if result.explanation.backed else 'not backed'}"]
+        for n in result.explanation.numbers:
+            if n.get("checked"):
+                mark = "ok " if n.get("ok") else "OFF"
+                out.append(f"  {mark} {n['quote']!r} vs {n['closest']}")
     if result.stdout.strip():
         out += ["", "your program's output (trimmed):"]
         out += ["  " + line for line in result.stdout.strip().splitlines()[-20:]]
@@ -45,3 +64,22 @@ def render(result: GradeResult) -> str:
     if result.verdict is Verdict.INTERNAL_ERROR:
         out += ["", "This is the grader's fault, not yours."]
     return "\n".join(out)
+
+
+def _benchmark_lines(result: GradeResult) -> list[str]:
+    b = result.benchmark
+    assert b is not None
+    lines = [f"benchmark on {b.gpu} (peak {b.peak_gbps:.0f} GB/s, {b.peak_source}):"]
+    for s in b.shapes:
+        base = ", ".join(f"{n} {t:.1f}" for n, t in s.times_us.items() if n != "submission")
+        speed = ", ".join(
+            f"{n} {r.median:.2f}× [{r.low:.2f}, {r.high:.2f}]" for n, r in s.speedup.items()
+        )
+        lines.append(
+            f"  {s.name} {tuple(s.shape)} {s.dtype}: yours {s.times_us['submission']:.1f} µs "
+            f"({base} µs); speedup {speed}; {s.gbps:.0f} GB/s = {s.pct_of_peak:.0f} % of peak"
+        )
+    for n, r in b.geomean.items():
+        lines.append(f"  geometric mean vs {n}: {r.median:.2f}× [{r.low:.2f}, {r.high:.2f}]")
+    lines += [f"  FLAG: {f}" for f in b.flags]
+    return lines

@@ -63,3 +63,12 @@ def cpu_ceiling_message(checkpoint: Checkpoint) -> str:
         "of its 95 % confidence interval above 1), Nsight metrics, and an explanation backed "
         "by them."
     )
+
+
+def level3_message(checkpoint: Checkpoint) -> str:
+    return (
+        f"Level 3: correct, faster than the '{checkpoint.definition.rubric.baseline}' baseline "
+        "with the lower bound of the 95 % interval above 1, Nsight evidence collected, and an "
+        "explanation the measurements back. Level 4 comes from an instructor's approval of a "
+        "contribution (a merged kernel PR or a GPU MODE leaderboard entry)."
+    )

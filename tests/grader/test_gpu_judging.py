@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import benchmark, explanation, profile
+from grader import benchmark, explanation, nsight
 from grader.benchmark import BenchShape
 from grader.calibrate import Calibration
 from grader.models import (
@@ -88,14 +88,14 @@ def test_work_finishing_after_the_timed_region_is_flagged() -> None:
 
 
 def test_parses_a_real_ncu_raw_csv_from_an_h200() -> None:
-    kernels = profile.parse_raw_csv(FIXTURE.read_text())
-    totals = profile.totals(kernels)
+    kernels = nsight.parse_raw_csv(FIXTURE.read_text())
+    totals = nsight.totals(kernels)
     assert totals["naive"].kernels == 5
     assert totals["torch"].kernels == 2  # randn + softmax in that recording
     soft = next(k for k in kernels if "SoftMaxForward" in k.name)
     assert soft.dram_read_bytes == 67_123_200 and soft.duration_us == pytest.approx(54.912)
     assert soft.registers == 30 and soft.occupancy_pct == pytest.approx(93.41)
-    text = " ".join(profile.summary(totals))
+    text = " ".join(nsight.summary(totals))
     assert "naive PyTorch: 5 kernels" in text
 
 
@@ -104,8 +104,8 @@ def test_profile_refuses_a_symlinked_report(tmp_path: Path) -> None:
     secret.write_text("host file")
     link = tmp_path / "metrics.ncu-rep"
     link.symlink_to(secret)
-    with pytest.raises(profile.ProfileError):
-        profile.take_report(link, tmp_path / "copy.ncu-rep")
+    with pytest.raises(nsight.ProfileError):
+        nsight.take_report(link, tmp_path / "copy.ncu-rep")
     assert not (tmp_path / "copy.ncu-rep").exists()
 
 

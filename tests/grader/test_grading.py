@@ -176,3 +176,19 @@ def test_a_checkpoint_cannot_draw_a_shape_only_once() -> None:
 def test_unknown_checkpoint_is_a_clear_error() -> None:
     with pytest.raises(CheckpointError, match="unknown checkpoint 'nope'"):
         checkpoints.get("nope")
+
+
+def test_lazy_tensor_subclass_is_not_accepted(grade_source: GradeFn) -> None:
+    from tests.conftest import FIXTURES
+
+    result = grade_source((FIXTURES / "gpu" / "lazy_subclass.py").read_text())
+    assert result.verdict is Verdict.WRONG_ANSWER
+    assert "plain torch.Tensor" in " ".join(result.messages)
+
+
+def test_work_deferred_to_a_thread_is_forbidden(grade_source: GradeFn) -> None:
+    from tests.conftest import FIXTURES
+
+    result = grade_source((FIXTURES / "gpu" / "thread_deferred.py").read_text())
+    assert result.verdict is Verdict.FORBIDDEN
+    assert "threading" in " ".join(result.messages)

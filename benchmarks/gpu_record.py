@@ -1,0 +1,75 @@
+"""Grade the built-in references and the course's lab file on this machine's GPU, and print a
+dated record (Markdown) plus the raw results (JSON) for benchmarks/results/.
+
+    python3 benchmarks/gpu_record.py OUT_DIR [refs] [lab] [CHECKPOINT_ID ...]
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import torch  # noqa: E402
+
+from grader import GradeOptions, checkpoints, grade  # noqa: E402
+from grader.pipeline import versions  # noqa: E402
+from grader.report import render  # noqa: E402
+from tests.gpu.explain import from_result  # noqa: E402
+
+
+def run(source: str, cid: str, out: Path, **kw: object) -> tuple[dict, float]:  # type: ignore[type-arg]
+    t = time.monotonic()
+    options = GradeOptions(device="cuda", cache_dir=out / "cache", report_dir=out / cid, **kw)  # type: ignore[arg-type]
+    result = grade(source, checkpoints.get(cid), options)
+    wall = time.monotonic() - t
+    print(render(result), flush=True)
+    print(f"[wall {wall:.1f} s]\n", flush=True)
+    return result.model_dump(mode="json"), wall
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    what = sys.argv[2:] or ["refs", "lab"]
+    ids = [w for w in what if w.startswith("c3a-")] or sorted(checkpoints.builtins())
+    record: dict = {"versions": versions(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}  # type: ignore[type-arg]
+    if "refs" in what:
+        for cid in ids:
+            ck = checkpoints.get(cid)
+            src = ck.reference_solution.read_text()
+            first, w1 = run(src, cid, out, profile=False)
+            from grader.models import GradeResult
+
+            expl = from_result(GradeResult.model_validate(first))
+            second, w2 = run(src, cid, out, explanation=expl)
+            record[cid] = {"first": first, "first_wall": w1, "second": second,
+                           "second_wall": w2, "explanation": expl}
+    if "lab" in what:
+        ck = checkpoints.get("c3a-softmax")
+        lab = (ck.folder / "solutions" / "wrong" / "lab_a1_autotune.py").read_text()
+        record["lab_as_written"], _ = run(lab, "c3a-softmax", out, profile=False)
+        pruned = (ck.folder / "solutions" / "correct" / "lab_a1_pruned.py").read_text()
+        spread = []
+        for i in range(5):
+            r, w = run(pruned, "c3a-softmax", out, profile=False)
+            spread.append({"geomean": r["benchmark"]["geomean"]["torch"], "wall": w,
+                           "shapes": {s["name"]: s["speedup"]["torch"]["median"]
+                                      for s in r["benchmark"]["shapes"]},
+                           "stages": r["stages"], "level": r["level"]})
+        record["lab_pruned"] = spread
+        meds = [s["geomean"]["median"] for s in spread]
+        print(f"lab pruned geomean speedups: {meds}; spread (max-min)/median = "
+              f"{(max(meds) - min(meds)) / statistics.median(meds):.3%}")
+    name = "record-" + "-".join(what) + ".json"
+    (out / name).write_text(json.dumps(record, indent=1))
+    print(torch.cuda.get_device_name(), versions())
+
+
+if __name__ == "__main__":
+    main()

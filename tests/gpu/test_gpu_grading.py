@@ -1,0 +1,67 @@
+"""On a real GPU: correctness on the GPU cases, the benchmark, Nsight evidence and level 3.
+Skipped without CUDA. Run on the device machine: `pytest -m gpu` (see benchmarks/README.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from grader import GradeOptions, GradeResult, Verdict, checkpoints, grade
+from tests.conftest import FIXTURES
+from tests.gpu.explain import from_result
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU"),
+]
+ALL = checkpoints.builtins()
+GPU_FIXTURES = FIXTURES / "gpu"
+
+
+def grade_gpu(source: str, cid: str, tmp: Path, **kw: object) -> GradeResult:
+    options = GradeOptions(device="cuda", cache_dir=tmp / "cache", report_dir=tmp, **kw)  # type: ignore[arg-type]
+    return grade(source, checkpoints.get(cid), options)
+
+
+@pytest.mark.parametrize("cid", sorted(ALL))
+def test_reference_reaches_level_3(cid: str, tmp_path: Path) -> None:
+    source = ALL[cid].reference_solution.read_text()
+    first = grade_gpu(source, cid, tmp_path, profile=False)
+    assert first.verdict is Verdict.CORRECT, first.messages
+    assert first.level == 2  # no profile, no explanation yet
+    assert first.benchmark is not None and not first.benchmark.flags, first.benchmark
+    for shape in first.benchmark.shapes:
+        assert shape.speedup["torch"].low > 1.0, (shape.name, shape.speedup)
+    second = grade_gpu(source, cid, tmp_path, explanation=from_result(first))
+    assert second.level == 3, second.messages
+    assert second.profile is not None and second.profile.totals["submission"].kernels >= 1
+    assert second.profile.report_file and Path(second.profile.report_file).exists()
+
+
+def test_lab_file_as_written_is_wrong_on_the_gpu(tmp_path: Path) -> None:
+    lab = ALL["c3a-softmax"].folder / "solutions" / "wrong" / "lab_a1_autotune.py"
+    result = grade_gpu(lab.read_text(), "c3a-softmax", tmp_path, profile=False)
+    assert result.verdict is Verdict.WRONG_ANSWER
+    assert "BLOCK_SIZE=256, num_warps=2): wrong for widths" in "\n".join(result.messages)
+
+
+def test_lab_file_pruned_is_correct_on_the_gpu(tmp_path: Path) -> None:
+    lab = ALL["c3a-softmax"].folder / "solutions" / "correct" / "lab_a1_pruned.py"
+    result = grade_gpu(lab.read_text(), "c3a-softmax", tmp_path, profile=False)
+    assert result.verdict is Verdict.CORRECT, result.messages
+
+
+def test_side_stream_work_is_not_rewarded(tmp_path: Path) -> None:
+    result = grade_gpu((GPU_FIXTURES / "side_stream.py").read_text(), "c3a-softmax", tmp_path,
+                       profile=False)
+    assert result.level <= 2
+    assert result.benchmark is not None
+    assert any("after the timed region" in f for f in result.benchmark.flags), result.benchmark
+
+
+@pytest.mark.parametrize("name", ["data_ptr_cache.py", "correct_once.py"])
+def test_answers_cached_or_skipped_while_timed_are_wrong(name: str, tmp_path: Path) -> None:
+    result = grade_gpu((GPU_FIXTURES / name).read_text(), "c3a-softmax", tmp_path, profile=False)
+    assert result.verdict is Verdict.WRONG_ANSWER, result.messages
