@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO
 
 import torch
@@ -119,14 +120,15 @@ def run_profile(
         out.error = "ncu (Nsight Compute) is not installed on this worker"
         return out
     start = time.monotonic()
-    root = nsight.install_root(ncu)
-    mounts = [] if str(root).startswith("/usr/") else [sandbox.Mount(root, str(root))]
+    mounts = [sandbox.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
     limits = options.limits
     try:
         write_profile_job(["submission", *[b for b in ("torch", "naive")]])
         spec = child_spec([ncu, *nsight.metrics_args(f"{paths.out_inside}/metrics")], mounts)
         run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
-        report = nsight.take_report(paths.out / "metrics.ncu-rep", paths.job.parent / "m.ncu-rep")
+        report = nsight.take_report(
+            paths.out / "metrics.ncu-rep", paths.job.parent / "m.ncu-rep", run.output
+        )
         text = nsight.import_csv(ncu, report)
         out.kernels = nsight.parse_raw_csv(text)
         out.totals = nsight.totals(out.kernels)
@@ -138,10 +140,10 @@ def run_profile(
         main = max((k for k in out.kernels if k.impl == "submission"), key=lambda k: k.duration_us)
         write_profile_job(["submission"])
         spec = child_spec([ncu, *nsight.full_args(f"{paths.out_inside}/full", main.name)], mounts)
-        sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
+        run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
         if options.report_dir is not None:
             dest = options.report_dir / "submission-full.ncu-rep"
-            nsight.take_report(paths.out / "full.ncu-rep", dest)
+            nsight.take_report(paths.out / "full.ncu-rep", dest, run.output)
             out.report_file = str(dest)
     except (nsight.ProfileError, OSError) as exc:
         out.error = str(exc)

@@ -40,9 +40,13 @@ def ncu_path() -> str | None:
     return shutil.which("ncu")
 
 
-def install_root(ncu: str) -> Path:
-    """The folder to mount for ncu: its real install directory."""
-    return Path(os.path.realpath(ncu)).parent
+def install_dirs(ncu: str) -> list[str]:
+    """Folders outside /usr to mount for ncu: its real install directory, and NVIDIA's /opt
+    tree, where the toolkit's `ncu` wrapper may point."""
+    dirs = [str(Path(os.path.realpath(ncu)).parent)]
+    if os.path.isdir("/opt/nvidia"):
+        dirs.append("/opt/nvidia")
+    return [d for d in dict.fromkeys(dirs) if not d.startswith("/usr/")]
 
 
 def metrics_args(report: str) -> list[str]:
@@ -82,12 +86,14 @@ def full_args(report: str, kernel: str) -> list[str]:
     ]
 
 
-def take_report(path: Path, dest: Path) -> Path:
+def take_report(path: Path, dest: Path, output: str = "") -> Path:
     """Copy a report the sandbox wrote, refusing links and anything that is not a regular file."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError as exc:
-        raise ProfileError(f"ncu wrote no report ({exc.strerror})") from exc
+        said = [ln for ln in output.strip().splitlines() if "==" in ln or "rror" in ln][-4:]
+        hint = f"; it said: {' / '.join(said)[:600]}" if said else ""
+        raise ProfileError(f"ncu wrote no report ({exc.strerror}){hint}") from exc
     with os.fdopen(fd, "rb") as src:
         st = os.fstat(src.fileno())
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_REPORT:

@@ -6,6 +6,8 @@ checks the outputs against its own references and compares the times with the ro
 and with what Nsight Compute measured from outside the submission's control.
 
 Method (per benchmark shape):
+- the GPU is kept busy (a spin kernel) while the host launches, so the events bracket the GPU
+  work and not the host's launch latency;
 - every implementation (the submission and each baseline) runs `warmup` times first, which
   also lets `@triton.autotune` pick its config outside the timed region;
 - each round, the input buffers are refilled with the round's input set (sets alternate, so
@@ -26,6 +28,7 @@ import torch
 from harness import wire
 
 Fn = Callable[..., Any]
+HOST_SLACK_CYCLES = 1_000_000  # ~0.5 ms at 2 GHz: longer than any launch path we have seen
 
 
 def load_baselines(path: str, names: list[str]) -> dict[str, Fn]:
@@ -76,8 +79,12 @@ def benchmark(
         order = names if r % 2 == 0 else list(reversed(names))
         for name in order:
             args = _fill(buffers, sets[k])
-            flush.zero_()
             torch.cuda.synchronize()
+            flush.zero_()
+            # Keep the GPU busy while the host records the start event and launches: the
+            # interval then holds the GPU's work, not Python's launch latency (20-60 µs for a
+            # Triton launch against a few µs for a PyTorch op, which would swamp short kernels).
+            torch.cuda._sleep(HOST_SLACK_CYCLES)
             start, end, after = (torch.cuda.Event(enable_timing=True) for _ in range(3))
             start.record()
             result = impls[name](*args)
