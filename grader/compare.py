@@ -17,15 +17,15 @@ class Comparison:
     message: str
 
 
-def _where(t: torch.Tensor, flat_index: int) -> str:
-    if t.dim() == 0:
+def _where(shape: tuple[int, ...], flat_index: int) -> str:
+    if len(shape) == 0:
         return "the scalar"
     idx = []
-    for size in reversed(t.shape):
+    for size in reversed(shape):
         idx.append(flat_index % size)
         flat_index //= size
     idx.reverse()
-    if t.dim() == 2:
+    if len(shape) == 2:
         return f"row {idx[0]}, column {idx[1]}"
     return "index [" + ", ".join(map(str, idx)) + "]"
 
@@ -34,15 +34,40 @@ def _fmt(v: float) -> str:
     return f"{v:.6g}"
 
 
-def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance) -> Comparison:
+def compare_sampled(
+    values: torch.Tensor, ref: torch.Tensor, positions: torch.Tensor, tol: Tolerance
+) -> Comparison:
+    """Compare a sample of an output (the elements at `positions` of the flattened output,
+    positions chosen secretly by the parent) with the same elements of the reference."""
+    if values.shape != positions.shape:
+        return Comparison(False, None, "the sampled output has the wrong size")
+    picked = ref.flatten()[positions]
+    result = compare(values, picked, tol, positions=positions, shape=tuple(ref.shape))
+    if result.message:
+        result.message += f" (checked on {positions.numel()} sampled elements)"
+    return result
+
+
+def compare(
+    out: torch.Tensor,
+    ref: torch.Tensor,
+    tol: Tolerance,
+    positions: torch.Tensor | None = None,
+    shape: tuple[int, ...] | None = None,
+) -> Comparison:
     """allclose with NaN and ±Inf required to match exactly, and a message that points at the
-    first wrong element."""
+    first wrong element (of `shape`, through `positions`, when comparing a sample)."""
     if tuple(out.shape) != tuple(ref.shape):
         return Comparison(False, None, f"expected shape {tuple(ref.shape)}, got {tuple(out.shape)}")
     if out.dtype != ref.dtype:
         return Comparison(False, None, f"expected dtype {ref.dtype}, got {out.dtype}")
     if ref.numel() == 0:
         return Comparison(True, 0.0, "")
+    full_shape = shape if shape is not None else tuple(ref.shape)
+
+    def where(i: int) -> str:
+        return _where(full_shape, int(positions[i]) if positions is not None else i)
+
     o = out.to(torch.float64).flatten()
     r = ref.to(torch.float64).flatten()
     o_nan, r_nan = torch.isnan(o), torch.isnan(r)
@@ -58,13 +83,13 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance) -> Comparison:
         if bool(o_nan[i]):
             what = (
                 f"{count} element(s) are NaN where the reference is finite (first at "
-                f"{_where(ref, i)}, expected {_fmt(float(r[i]))}). Outputs are pre-filled with "
+                f"{where(i)}, expected {_fmt(float(r[i]))}). Outputs are pre-filled with "
                 "NaN, so an element your kernel never wrote shows up as NaN; so does an exp() "
                 "that overflowed"
             )
         else:
             what = (
-                f"{count} element(s) should be NaN but are not (first at {_where(ref, i)}, "
+                f"{count} element(s) should be NaN but are not (first at {where(i)}, "
                 f"got {_fmt(float(o[i]))})"
             )
         return Comparison(False, None, what)
@@ -74,7 +99,7 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance) -> Comparison:
         return Comparison(
             False,
             None,
-            f"infinity mismatch at {_where(ref, i)}: expected {_fmt(float(r[i]))}, "
+            f"infinity mismatch at {where(i)}: expected {_fmt(float(r[i]))}, "
             f"got {_fmt(float(o[i]))}",
         )
     limit = tol.atol + tol.rtol * r.abs()
@@ -86,7 +111,7 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance) -> Comparison:
             False,
             max_err,
             f"{count} of {r.numel()} elements outside atol={tol.atol:g}, rtol={tol.rtol:g} "
-            f"(max abs error {_fmt(max_err)}; first at {_where(ref, i)}: expected "
+            f"(max abs error {_fmt(max_err)}; first at {where(i)}: expected "
             f"{_fmt(float(r[i]))}, got {_fmt(float(o[i]))})",
         )
     return Comparison(True, max_err if math.isfinite(max_err) else None, "")

@@ -95,7 +95,12 @@ def write(
     d = checkpoint.definition
     with open(paths.job / "inputs.bin", "wb") as fp:
         inputs = _Inputs(fp)
-        run_specs = [{"id": r.id, "args": inputs.add(r.inputs)} for r in runs]
+        run_specs: list[dict[str, Any]] = []
+        for r in runs:
+            run_spec: dict[str, Any] = {"id": r.id, "args": inputs.add(r.inputs)}
+            if r.sample is not None:
+                run_spec["sample"] = inputs.add([r.sample])[0]["tensor"]
+            run_specs.append(run_spec)
         shape_specs = [
             {
                 "id": s.id,

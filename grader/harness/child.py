@@ -50,6 +50,13 @@ def describe(exc: BaseException, submission: str) -> dict[str, Any]:
     return {"kind": kind, "compile": compile_like, "message": message}
 
 
+def _sample(result: torch.Tensor, positions: torch.Tensor) -> torch.Tensor | None:
+    """The output at the parent's sample positions; None (send it whole) if it cannot be."""
+    if result.numel() <= int(positions.max()):
+        return None
+    return result.flatten()[positions.to(result.device)]
+
+
 def main() -> int:
     job = json.loads(Path(sys.argv[1]).read_text())
     out = os.fdopen(int(sys.argv[2]), "wb")
@@ -110,6 +117,14 @@ def main() -> int:
             if type(result) is not torch.Tensor:
                 header.update(type="bad_output", message=f"returned {type(result).__name__}")
                 wire.write_frame(out, header)
+            elif (
+                index > 0
+                and "sample" in run
+                and (picked := _sample(result, inputs[run["sample"]])) is not None
+            ):
+                header.update(type="result", sampled=True, full=wire.tensor_meta(result))
+                header["tensor"] = wire.tensor_meta(picked)
+                wire.write_frame(out, header, wire.tensor_bytes(picked))
             else:
                 header.update(type="result", tensor=wire.tensor_meta(result))
                 wire.write_frame(out, header, wire.tensor_bytes(result))

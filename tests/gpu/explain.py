@@ -34,6 +34,5 @@ def from_result(result: GradeResult) -> str:
         f"On the largest shape it reaches {big.gbps:.0f} GB/s, {big.pct_of_peak:.0f}% of the "
         f"measured peak, and it is {gm.median:.2f}x faster than the PyTorch op (geometric "
         "mean over the benchmark shapes). I chose a memory-bound op rather than GEMM because on "
-        "an SM_120 card without TMEM cuBLAS wins dense GEMM. "
-        + POINTS.get(result.checkpoint, "")
+        "an SM_120 card without TMEM cuBLAS wins dense GEMM. " + POINTS.get(result.checkpoint, "")
     )

@@ -54,8 +54,9 @@ def test_lab_file_pruned_is_correct_on_the_gpu(tmp_path: Path) -> None:
 
 
 def test_side_stream_work_is_not_rewarded(tmp_path: Path) -> None:
-    result = grade_gpu((GPU_FIXTURES / "side_stream.py").read_text(), "c3a-softmax", tmp_path,
-                       profile=False)
+    result = grade_gpu(
+        (GPU_FIXTURES / "side_stream.py").read_text(), "c3a-softmax", tmp_path, profile=False
+    )
     assert result.level <= 2
     assert result.benchmark is not None
     assert any("after the timed region" in f for f in result.benchmark.flags), result.benchmark

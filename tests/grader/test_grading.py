@@ -192,3 +192,25 @@ def test_work_deferred_to_a_thread_is_forbidden(grade_source: GradeFn) -> None:
     result = grade_source((FIXTURES / "gpu" / "thread_deferred.py").read_text())
     assert result.verdict is Verdict.FORBIDDEN
     assert "threading" in " ".join(result.messages)
+
+
+def test_large_outputs_check_every_config_on_a_sample(
+    grade_source: GradeFn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bug seen on the H200: 20 configs × 128 MB outputs overflowed the result stream and the
+    child was killed before its last cases. Configs after the first now come back sampled."""
+    from grader import pipeline
+    from grader.sandbox import Limits
+
+    monkeypatch.setattr(pipeline, "FULL_CHECK_ELEMENTS", 1000)
+    monkeypatch.setattr(pipeline, "SAMPLE_ELEMENTS", 256)
+    folder = ALL["c3a-softmax"].folder / "solutions"
+    tight = Limits(wall_seconds=60, result_bytes=1 << 20)  # far below 20 whole outputs per case
+    wrong = grade_source((folder / "wrong" / "lab_a1_autotune.py").read_text(), limits=tight)
+    assert wrong.verdict is Verdict.WRONG_ANSWER
+    text = " ".join(wrong.messages)
+    assert "refused" not in text and "never returned" not in text, text
+    assert any("sampled elements" in c.message for c in wrong.cases)
+    assert len(wrong.configs) == 20 and sum(c.passed for c in wrong.configs) == 4
+    right = grade_source((folder / "correct" / "lab_a1_pruned.py").read_text(), limits=tight)
+    assert right.verdict is Verdict.CORRECT, right.messages
