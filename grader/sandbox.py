@@ -100,7 +100,7 @@ def _python_binds() -> list[str]:
     for prefix in {sys.base_prefix, sys.prefix, *map(str, _site_dirs())}:
         real = os.path.realpath(prefix)
         for path in {prefix, real}:
-            if path in seen or path.startswith(("/usr/", "/tmp")):
+            if path in seen or path.startswith("/usr/"):
                 continue
             seen.add(path)
             args += ["--ro-bind", real, path]
@@ -183,7 +183,6 @@ def bwrap_argv(spec: Spec, limits: Limits) -> list[str]:
         "--hostname",
         "sandbox",
         *_system_binds(),
-        *_python_binds(),
         "--proc",
         "/proc",
         "--dev",
@@ -194,6 +193,8 @@ def bwrap_argv(spec: Spec, limits: Limits) -> list[str]:
         str(limits.tmp_bytes),
         "--tmpfs",
         "/tmp",
+        # After the private /tmp: a checkout or venv under /tmp (a CI clone) stays visible.
+        *_python_binds(),
     ]
     for m in spec.mounts:
         args += ["--bind" if m.writable else "--ro-bind", str(m.host), m.inside]
@@ -208,23 +209,33 @@ def bwrap_argv(spec: Spec, limits: Limits) -> list[str]:
 
 def _with_parents(args: list[str]) -> list[str]:
     """bwrap creates missing parents of a mount point with mode 0700, which `nobody` cannot
-    traverse: create them first, world-traversable (they are empty directories)."""
-    targets = [
-        args[i + 2] for i, a in enumerate(args) if a in {"--ro-bind", "--bind", "--dev-bind"}
-    ]
-    parents: list[str] = []
-    for t in targets:
-        p = Path(t).parent
-        chain = []
-        while str(p) not in {"/", "."}:
-            chain.append(str(p))
-            p = p.parent
-        for d in reversed(chain):
-            if d not in parents and d not in targets:
-                parents.append(d)
-    first = next(i for i, a in enumerate(args) if a in {"--ro-bind", "--symlink", "--bind"})
-    made = [x for d in parents for x in ("--perms", "0755", "--dir", d)]
-    return args[:first] + made + args[first:]
+    traverse: create each one first, world-traversable, right before the first mount that
+    needs it (so that parents under /tmp are made inside the private /tmp, not before it)."""
+    binds = {"--ro-bind", "--bind", "--dev-bind"}
+    targets = {args[i + 2] for i, a in enumerate(args) if a in binds}
+    made: set[str] = set()
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--tmpfs":
+            made = {d for d in made if not d.startswith(args[i + 1] + "/")}
+        if a in binds:
+            chain = []
+            p = Path(args[i + 2]).parent
+            while str(p) not in {"/", "."}:
+                chain.append(str(p))
+                p = p.parent
+            for d in reversed(chain):
+                if d not in made and d not in targets:
+                    out += ["--perms", "0755", "--dir", d]
+                    made.add(d)
+            out += args[i : i + 3]
+            i += 3
+            continue
+        out.append(a)
+        i += 1
+    return out
 
 
 @functools.lru_cache(maxsize=1)

@@ -186,3 +186,22 @@ def _scan() -> list[str]:
         if TOKEN.encode() in cmdline and ") Z " not in stat:  # zombies are already dead
             found.append(stat[:60])
     return found
+
+
+def test_mounts_under_tmp_survive_the_private_tmp(tmp_path: Path) -> None:
+    """Bug seen in CI: a checkout (and its .venv) under /tmp vanished behind the sandbox's own
+    /tmp, so the interpreter could not be found. Mounts under /tmp must go on top of it."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "f.txt").write_text("visible")
+    target = f"{tmp_path}/inside/data"  # under /tmp, like a CI clone's .venv
+    assert target.startswith("/tmp/")
+    out = inside(f"print(open('{target}/f.txt').read())", mounts=[Mount(data, target)])
+    assert out.returncode == 0, out.output
+    assert out.output.strip() == "visible"
+
+
+def test_python_under_tmp_is_mounted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    args = sandbox._python_binds()
+    assert str(tmp_path) in args
