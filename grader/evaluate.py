@@ -294,13 +294,14 @@ def evaluate(
     missing = [r for r in runs if r.id not in seen_runs]
 
     if outcome.timed_out:
-        verdict = Verdict.TIME_LIMIT
+        # A wrong answer already seen says more than the timeout that followed it.
+        verdict = Verdict.WRONG_ANSWER if compared_wrong else Verdict.TIME_LIMIT
         messages.append(
             f"Time limit: the submission ran past {outcome.wall:.0f} s and was stopped "
             "(an endless loop, or a kernel far too slow for the interpreter's small cases)."
         )
     elif outcome.memory_exceeded:
-        verdict = Verdict.MEMORY_LIMIT
+        verdict = Verdict.WRONG_ANSWER if compared_wrong else Verdict.MEMORY_LIMIT
         messages.append(
             f"Memory limit: the submission used more than its host-memory limit "
             f"({outcome.peak_rss / 2**30:.1f} GiB seen) and was stopped."

@@ -214,3 +214,12 @@ def test_large_outputs_check_every_config_on_a_sample(
     assert len(wrong.configs) == 20 and sum(c.passed for c in wrong.configs) == 4
     right = grade_source((folder / "correct" / "lab_a1_pruned.py").read_text(), limits=tight)
     assert right.verdict is Verdict.CORRECT, right.messages
+
+
+def test_a_wrong_answer_seen_before_a_timeout_is_reported(grade_fixture: GradeFn) -> None:
+    """A student whose kernel is wrong and then hangs learns both, and gets level 1."""
+    result = grade_fixture("wrong_then_hangs.py", wall_seconds=8)
+    assert result.verdict is Verdict.WRONG_ANSWER, result.messages
+    assert result.level == 1
+    text = " ".join(result.messages)
+    assert "Time limit" in text and "Wrong on" in text
