@@ -35,9 +35,9 @@ def read_source(path: Path) -> str:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    from grader import GradeOptions, SandboxRefused, checkpoints, grade
+    from app import grading
+    from grader import SandboxRefused, checkpoints, grade
     from grader.report import render
-    from grader.sandbox import Limits
 
     settings = get_settings()
     source = read_source(Path(args.file))
@@ -45,24 +45,15 @@ def cmd_grade(args: argparse.Namespace) -> int:
         checkpoint = checkpoints.get(args.checkpoint, settings.checkpoint_dirs)
     except checkpoints.CheckpointError as exc:
         raise UsageError(str(exc)) from exc
-    cpu = args.device == "cpu"
-    limits = Limits(
-        wall_seconds=args.time_limit
-        or (settings.time_limit_cpu if cpu else settings.time_limit_gpu),
-        memory_bytes=int(settings.memory_limit_gib * 2**30),
-        max_processes=settings.max_processes,
-        output_bytes=settings.output_limit_kib * 1024,
-    )
     explanation = read_source(Path(args.explanation)) if args.explanation else None
-    report_dir = Path(args.report_dir) if args.report_dir else None
-    options = GradeOptions(
-        device=args.device,
-        limits=limits,
-        unsafe_no_sandbox=args.unsafe_no_sandbox,
+    options = grading.options(
+        settings,
+        args.device,
         explanation=explanation,
+        report_dir=Path(args.report_dir) if args.report_dir else None,
+        time_limit=args.time_limit,
+        unsafe_no_sandbox=args.unsafe_no_sandbox,
         profile=not args.no_profile,
-        cache_dir=settings.home,
-        report_dir=report_dir,
     )
     try:
         result = grade(source, checkpoint, options)

@@ -14,6 +14,20 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="KGRADE_", extra="ignore")
 
     home: Path = Path(".kgrade")
+    # Service. Unset URLs mean the embedded default: SQLite and a SQLite-backed broker in home.
+    database_url: str | None = None
+    redis_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+    # GPU models this deployment has workers for (comma-separated, e.g. "h200,rtx5090");
+    # correct prechecks are routed to the queue gpu.<model> of a checkpoint target among them.
+    gpu_models: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # Reliability: a claimed grading holds a lease, renewed by a heartbeat; an expired lease is
+    # re-queued by the reconciler, at most max_attempts times, then internal_error.
+    lease_seconds: int = Field(900, ge=30)
+    max_attempts: int = Field(3, ge=1)
+    # Admission.
+    submissions_per_hour: int = Field(30, ge=1, description="per student and checkpoint")
     # Grading limits (per submission).
     time_limit_cpu: float = Field(60.0, gt=0, description="seconds, interpreter grading")
     time_limit_gpu: float = Field(300.0, gt=0, description="seconds, GPU grading")
@@ -29,6 +43,30 @@ class Settings(BaseSettings):
         if isinstance(v, str):
             return [p for p in v.split(":") if p]
         return v
+
+    @field_validator("gpu_models", mode="before")
+    @classmethod
+    def _split_models(cls, v: object) -> object:
+        if isinstance(v, str):
+            return [p.strip() for p in v.split(",") if p.strip()]
+        return v
+
+    @property
+    def db_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.home.resolve()}/kgrade.db"
+
+    @property
+    def broker_url(self) -> str:
+        return self.redis_url or f"sqla+sqlite:///{self.home.resolve()}/broker.db"
+
+    @property
+    def embedded(self) -> bool:
+        return self.database_url is None and self.redis_url is None
+
+    @property
+    def hard_time_limit(self) -> float:
+        """Seconds one task may take: interpreter + GPU grading + Nsight, with margin."""
+        return self.time_limit_cpu + 3 * self.time_limit_gpu + 120
 
 
 @lru_cache(maxsize=1)

@@ -69,6 +69,8 @@ class CheckpointDef(BaseModel):
     baselines: list[str] = Field(default_factory=lambda: ["torch"])
     target_gpus: list[str] = Field(default_factory=lambda: ["rtx5090", "h200"])
     rubric: RubricSpec = Field(default_factory=RubricSpec)
+    # A closed checkpoint refuses new submissions (the service's admission checks this).
+    open: bool = True
     # Output poison for float outputs; the harness fills every fresh allocation with it.
     poison: float = float("nan")
 

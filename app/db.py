@@ -1,0 +1,60 @@
+"""The database: engine, sessions and the declarative base with a naming convention.
+
+One request or one task is one transaction: services flush, the boundary (a FastAPI dependency,
+a worker task) commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import Engine, MetaData, create_engine, event
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+from app.settings import get_settings
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+@lru_cache(maxsize=4)
+def engine_for(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(conn: Any, _record: Any) -> None:
+            cur = conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")  # the API and the worker share the file
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def engine() -> Engine:
+    return engine_for(get_settings().db_url)
+
+
+def sessions() -> sessionmaker[Session]:
+    return sessionmaker(engine(), expire_on_commit=False)
+
+
+@contextmanager
+def transaction() -> Iterator[Session]:
+    """A session that commits on success and rolls back on error (workers, CLI)."""
+    with sessions()() as session, session.begin():
+        yield session

@@ -1,0 +1,37 @@
+"""GradeOptions from the settings: one place, used by the CLI and the workers alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.settings import Settings
+from grader import GradeOptions
+from grader.sandbox import Limits
+
+
+def options(
+    s: Settings,
+    device: str,
+    *,
+    explanation: str | None = None,
+    report_dir: Path | None = None,
+    time_limit: float | None = None,
+    unsafe_no_sandbox: bool = False,
+    profile: bool = True,
+) -> GradeOptions:
+    cpu = device == "cpu"
+    limits = Limits(
+        wall_seconds=time_limit or (s.time_limit_cpu if cpu else s.time_limit_gpu),
+        memory_bytes=int(s.memory_limit_gib * 2**30),
+        max_processes=s.max_processes,
+        output_bytes=s.output_limit_kib * 1024,
+    )
+    return GradeOptions(
+        device=device,
+        limits=limits,
+        unsafe_no_sandbox=unsafe_no_sandbox,
+        explanation=explanation,
+        profile=profile,
+        cache_dir=s.home,
+        report_dir=report_dir,
+    )

@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+import logging
+
+from fastapi import APIRouter, Query
+
+from app import queue
+from app.deps import CurrentUser, SessionDep
+from app.errors import ApiError
+from app.models import Submission
+from app.settings import get_settings
+from app.submissions import service
+from app.submissions.schemas import SubmissionIn, SubmissionOut, SubmissionRow
+
+log = logging.getLogger(__name__)
+router = APIRouter(prefix="/api/submissions", tags=["submissions"])
+
+
+def out(sub: Submission) -> SubmissionOut:
+    return SubmissionOut(
+        id=sub.id,
+        user=sub.user.name,
+        checkpoint=sub.checkpoint,
+        status=sub.status,
+        stage=sub.stage,
+        attempts=sub.attempts,
+        created_at=sub.created_at,
+        finished_at=sub.finished_at,
+        verdict=sub.verdict,
+        level=sub.level,
+        speedup=sub.speedup,
+        gpu_model=sub.gpu_model,
+        result=sub.result,
+    )
+
+
+@router.post("", status_code=201, response_model=SubmissionOut)
+def create(body: SubmissionIn, user: CurrentUser, session: SessionDep) -> SubmissionOut:
+    if not queue.broker_reachable():
+        raise ApiError(
+            503, "the grading queue is unavailable; nothing was stored, try again shortly"
+        )
+    sub = service.admit(
+        session, user, body.checkpoint, body.source, body.explanation, get_settings()
+    )
+    session.commit()  # the row exists before any worker can be told about it
+    try:
+        queue.send_precheck(sub.id)
+    except Exception:  # stored: the reconciler sends it once the broker is back
+        log.exception("submission %s stored but not sent; the reconciler will send it", sub.id)
+    return out(sub)
+
+
+@router.get("/{submission_id}", response_model=SubmissionOut)
+def read(submission_id: int, user: CurrentUser, session: SessionDep) -> SubmissionOut:
+    return out(service.readable(session, user, submission_id))
+
+
+@router.get("", response_model=list[SubmissionRow])
+def list_(
+    user: CurrentUser,
+    session: SessionDep,
+    checkpoint: str | None = None,
+    student: str | None = None,
+    limit: int = Query(100, ge=1, le=1000),
+) -> list[SubmissionRow]:
+    rows = service.history(session, user, checkpoint=checkpoint, student=student, limit=limit)
+    return [
+        SubmissionRow(
+            id=s.id,
+            user=s.user.name,
+            checkpoint=s.checkpoint,
+            status=s.status,
+            stage=s.stage,
+            created_at=s.created_at,
+            verdict=s.verdict,
+            level=s.level,
+            speedup=s.speedup,
+            gpu_model=s.gpu_model,
+        )
+        for s in rows
+    ]

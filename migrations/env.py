@@ -1,0 +1,22 @@
+"""Alembic environment: the URL and metadata come from kgrade itself."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from app import models  # noqa: F401  (registers the tables)
+from app.db import Base, engine_for
+from app.settings import get_settings
+
+url = context.config.get_main_option("sqlalchemy.url") or get_settings().db_url
+engine = engine_for(url)
+
+with engine.connect() as connection:
+    context.configure(
+        connection=connection,
+        target_metadata=Base.metadata,
+        render_as_batch=url.startswith("sqlite"),
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
