@@ -1,0 +1,144 @@
+"""Commands for people, against a running server (KGRADE_URL, KGRADE_TOKEN)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from app.cli.common import UsageError
+from app.cli.grade_cmd import read_source
+from app.settings import get_settings
+
+
+def _call(method: str, path: str, **kw: Any) -> httpx.Response:
+    s = get_settings()
+    if not s.token:
+        raise UsageError("set KGRADE_TOKEN to your token (from `kgrade users add`)")
+    try:
+        r = httpx.request(
+            method,
+            s.url.rstrip("/") + path,
+            timeout=30,
+            headers={"Authorization": f"Bearer {s.token}"},
+            **kw,
+        )
+    except httpx.HTTPError as exc:
+        raise UsageError(f"cannot reach {s.url} ({exc}); is the server running?") from exc
+    if r.status_code >= 400:
+        try:
+            message = r.json().get("error", r.text)
+        except ValueError:
+            message = r.text
+        raise UsageError(f"{message} (HTTP {r.status_code})")
+    return r
+
+
+def _report(sub: dict[str, Any], as_json: bool) -> None:
+    from grader import GradeResult
+    from grader.report import render
+
+    if as_json:
+        print(json.dumps(sub["result"] if sub.get("result") else sub, indent=2))
+    elif sub.get("result"):
+        print(render(GradeResult.model_validate(sub["result"])))
+    else:
+        print(f"submission {sub['id']}: {sub['status']} ({sub['stage']})")
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    body = {"checkpoint": args.checkpoint, "source": read_source(Path(args.file))}
+    if args.explanation:
+        body["explanation"] = read_source(Path(args.explanation))
+    sub = _call("POST", "/api/submissions", json=body).json()
+    if not args.wait:
+        print(
+            json.dumps({"id": sub["id"], "status": sub["status"]})
+            if args.json
+            else f"submitted: id {sub['id']} ({sub['status']})"
+        )
+        return 0
+    last = ""
+    while sub["status"] != "done":
+        line = f"submission {sub['id']}: {sub['status']} · stage {sub['stage']}"
+        if line != last and not args.json:
+            print("\r" + line.ljust(60), end="", file=sys.stderr, flush=True)
+            last = line
+        time.sleep(1.0)
+        sub = _call("GET", f"/api/submissions/{sub['id']}").json()
+    if not args.json:
+        print(file=sys.stderr)
+    _report(sub, args.json)
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    _report(_call("GET", f"/api/submissions/{args.id}").json(), args.json)
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    params = {"checkpoint": args.checkpoint} if args.checkpoint else {}
+    rows = _call("GET", "/api/submissions", params=params).json()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for r in rows:
+        speed = f"{r['speedup']:.2f}×" if r["speedup"] else "-"
+        print(
+            f"{r['id']:>6}  {r['created_at'][:19]}  {r['checkpoint']:<18} {r['status']:<7} "
+            f"{r['verdict'] or '-':<14} level {r['level'] if r['level'] is not None else '-'}"
+            f"  {speed}"
+        )
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    data = _call("GET", f"/api/leaderboard/{args.checkpoint}").json()
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    for model, entries in data["boards"].items():
+        print(f"{args.checkpoint} on {model}:")
+        for e in entries:
+            speed = f"{e['speedup']:.2f}×" if e["speedup"] else "-"
+            print(
+                f"  {e['rank']:>3}. {e['student']:<24} level {e['level']}  {speed:>7}  "
+                f"({e['submissions']} submissions)"
+            )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    sys.stdout.write(_call("GET", f"/api/export/{args.checkpoint}.csv").text)
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("submit", help="submit a kernel to the server")
+    p.add_argument("file")
+    p.add_argument("--checkpoint", "-c", required=True)
+    p.add_argument("--explanation", metavar="FILE")
+    p.add_argument("--wait", action="store_true", help="follow it until it is graded")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_submit)
+    p = sub.add_parser("status", help="one submission")
+    p.add_argument("id", type=int)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_status)
+    p = sub.add_parser("history", help="your submissions")
+    p.add_argument("--checkpoint", "-c")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_history)
+    p = sub.add_parser("leaderboard", help="best result per student (instructors)")
+    p.add_argument("checkpoint")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_leaderboard)
+    p = sub.add_parser("export", help="grades as CSV (instructors)")
+    p.add_argument("checkpoint")
+    p.set_defaults(func=cmd_export)

@@ -1,0 +1,141 @@
+"""Operator commands: `serve` (API + a worker), `worker`, `migrate`, `users add`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from app.cli.common import UsageError
+from app.settings import get_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def migrate() -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    s = get_settings()
+    s.home.mkdir(parents=True, exist_ok=True)
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", s.db_url)
+    command.upgrade(cfg, "head")
+
+
+def cmd_migrate(_: argparse.Namespace) -> int:
+    migrate()
+    print(f"database at head: {get_settings().db_url.split('@')[-1]}")
+    return 0
+
+
+def cmd_users_add(args: argparse.Namespace) -> int:
+    from app.db import transaction
+    from app.users import service
+
+    migrate()
+    try:
+        with transaction() as session:
+            user, token = service.add(session, args.name, args.role)
+            print(f"created {user.role} '{user.name}' (id {user.id}); their token, shown once:")
+    except service.UserError as exc:
+        raise UsageError(str(exc)) from exc
+    print(token)
+    return 0
+
+
+def worker_argv(queues: list[str], beat: bool) -> list[str]:
+    s = get_settings()
+    argv = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "worker.tasks",
+        "worker",
+        "-Q",
+        ",".join(queues),
+        "--concurrency",
+        "1",
+        "--loglevel",
+        "INFO",
+        "-n",
+        f"kgrade-{os.getpid()}@%h",
+    ]
+    if beat:  # the reconciler's schedule; one per deployment
+        argv += ["-B", "-s", str(s.home.resolve() / "celerybeat-schedule")]
+    return argv
+
+
+def gpu_queue_here() -> str | None:
+    import torch
+
+    from grader import gpus
+    from worker.celery_app import gpu_queue
+
+    if not torch.cuda.is_available():
+        return None
+    return gpu_queue(gpus.model_id(torch.cuda.get_device_name()))
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from worker.celery_app import PRECHECK
+
+    queues = [PRECHECK] if not args.gpu else []
+    if args.gpu:
+        q = gpu_queue_here()
+        if q is None:
+            raise UsageError("--gpu: no CUDA GPU is visible to this process")
+        queues.append(q)
+    migrate()
+    os.execv(sys.executable, worker_argv(queues, beat=args.beat))
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from worker.celery_app import PRECHECK
+
+    s = get_settings()
+    migrate()
+    queues = [PRECHECK]
+    if (q := gpu_queue_here()) is not None and q.removeprefix("gpu.") in s.gpu_models:
+        queues.append(q)
+    worker = subprocess.Popen(worker_argv(queues, beat=True), cwd=ROOT)
+    mode = "embedded (SQLite + SQLite broker in " + str(s.home) + ")" if s.embedded else "external"
+    print(
+        f"kgrade: serving on http://{s.host}:{s.port} · {mode} · worker on {','.join(queues)}",
+        flush=True,
+    )
+    try:
+        uvicorn.run("app.main:app", host=s.host, port=s.port, log_level="info")
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("serve", help="serve the API and run a worker (embedded default)")
+    p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("worker", help="run a grading worker")
+    p.add_argument("--gpu", action="store_true", help="serve this machine's GPU queue")
+    p.add_argument("--beat", action="store_true", help="also run the reconciler's schedule")
+    p.set_defaults(func=cmd_worker)
+    p = sub.add_parser("migrate", help="bring the database to the latest schema")
+    p.set_defaults(func=cmd_migrate)
+    users = sub.add_parser("users", help="manage users").add_subparsers(
+        dest="users_cmd", required=True
+    )
+    p = users.add_parser("add", help="create a user and print their token (last line)")
+    p.add_argument("name")
+    p.add_argument("--role", default="student", choices=["student", "instructor", "admin"])
+    p.set_defaults(func=cmd_users_add)
