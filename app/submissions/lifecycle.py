@@ -166,8 +166,8 @@ def reconcile(session: Session, s: Settings, gpu_model_for: dict[int, str | None
             give_up(
                 session,
                 sub,
-                f"Grading failed {sub.attempts} times (the worker died or timed out each time); "
-                "this is the grader's fault, not yours. An instructor has been told.",
+                f"Grading failed {sub.attempts} times (the worker died or timed out each "
+                "time). This is the grader's fault, not yours: resubmit, or tell an instructor.",
             )
             continue
         sub.enqueued_at = t

@@ -1,0 +1,90 @@
+"""The service against real PostgreSQL and Redis (the ones CI starts), built by the migrations.
+
+Each test session gets its own database, created here and dropped at the end, and its own
+Redis database index; each test starts from empty tables and an empty broker.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+import redis
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+PG_ADMIN = os.environ.get("KGRADE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS = os.environ.get("KGRADE_TEST_REDIS", "redis://127.0.0.1:6379")
+
+
+def _redis_db() -> int:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return 10 + int(worker.removeprefix("gw") or 0) % 5
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    name = f"kgrade_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://")
+    yield f"{base}/{name}"
+    from app.db import engine_for
+
+    engine_for(f"{base}/{name}").dispose()
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def service_env(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[dict[str, str]]:
+    """Settings pointing at the test PostgreSQL and Redis; migrated, emptied."""
+    from app.settings import get_settings
+    from worker.celery_app import celery, configure
+
+    env = {
+        "KGRADE_DATABASE_URL": pg_url,
+        "KGRADE_REDIS_URL": f"{REDIS}/{_redis_db()}",
+        "KGRADE_HOME": str(tmp_path / "home"),
+        "KGRADE_TIME_LIMIT_CPU": "60",
+    }
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    get_settings.cache_clear()
+    configure(celery)
+    from app.cli.service_cmd import migrate
+    from app.db import engine
+
+    migrate()
+    with engine().begin() as conn:
+        conn.execute(text("TRUNCATE level_overrides, submissions, users, workers RESTART IDENTITY"))
+    redis.Redis.from_url(env["KGRADE_REDIS_URL"]).flushdb()
+    yield env
+    get_settings.cache_clear()
+    configure(celery)
+
+
+@pytest.fixture
+def client(service_env: dict[str, str]) -> TestClient:
+    from app.main import create_app
+
+    return TestClient(create_app())
+
+
+@pytest.fixture
+def make_user(service_env: dict[str, str]):  # type: ignore[no-untyped-def]
+    from app.db import transaction
+    from app.users import service
+
+    def make(name: str, role: str = "student") -> dict[str, str]:
+        with transaction() as session:
+            _, token = service.add(session, name, role)
+        return {"Authorization": f"Bearer {token}"}
+
+    return make
