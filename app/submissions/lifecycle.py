@@ -170,6 +170,12 @@ def reconcile(session: Session, s: Settings, gpu_model_for: dict[int, str | None
                 "time). This is the grader's fault, not yours: resubmit, or tell an instructor.",
             )
             continue
-        sub.enqueued_at = t
+        # Back to queued, so the next pass waits a whole lease before sending it again.
+        sub.status, sub.claimed_by, sub.lease_expires_at, sub.enqueued_at = (
+            Status.QUEUED,
+            None,
+            None,
+            t,
+        )
         out.append(Resend(sub.id, Stage(sub.stage), gpu_model_for.get(sub.id)))
     return out
