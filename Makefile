@@ -10,7 +10,7 @@ STAMP := $(VENV)/.kgrade-installed
 .PHONY: help setup sysdeps test test-fast lint typecheck serve clean
 
 help:
-	@echo "make serve   set up and start kgrade (grading CLI for now: .venv/bin/kgrade)"
+	@echo "make serve   set up and start kgrade on http://127.0.0.1:8000 (embedded default)"
 	@echo "make test    set up and run the whole test suite"
 	@echo "make lint    ruff + mypy"
 
@@ -32,6 +32,7 @@ $(STAMP): pyproject.toml
 setup: sysdeps $(STAMP)
 
 test: setup
+	bash .ci/services.sh
 	$(VENV)/bin/pytest -n 2 --dist loadgroup
 
 test-fast: setup
@@ -43,8 +44,7 @@ lint: setup
 	$(VENV)/bin/mypy
 
 serve: setup
-	@echo "The web service is not built yet (issue 4); the grader is: $(VENV)/bin/kgrade --help"
-	$(VENV)/bin/kgrade checkpoints
+	$(VENV)/bin/kgrade serve
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,142 @@
+"""Real Celery workers on Redis and PostgreSQL: submissions graded end to end, and a worker
+killed mid-grading loses nothing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.db import sessions
+from app.models import Status, Submission, WorkerSeen
+
+ROOT = Path(__file__).resolve().parents[2]
+SOFTMAX = ROOT / "reference_kernels" / "c3a_softmax"
+pytestmark = pytest.mark.slow
+
+
+def _wait(pred: Callable[[], bool], timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _workers() -> int:
+    with sessions()() as s:
+        return s.query(WorkerSeen).count()
+
+
+def _row(sid: int) -> Submission:
+    with sessions()() as s:
+        row = s.get(Submission, sid)
+        assert row is not None
+        return row
+
+
+@pytest.fixture
+def start_worker(service_env: dict[str, str]) -> Iterator[Callable[[], subprocess.Popen[bytes]]]:
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start() -> subprocess.Popen[bytes]:
+        before = _workers()
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "worker.tasks",
+                "worker",
+                "-Q",
+                "precheck",
+                "--concurrency",
+                "1",
+                "-n",
+                f"test-{uuid.uuid4().hex[:8]}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel",
+                "WARNING",
+            ],
+            cwd=ROOT,
+            env={**os.environ, **service_env},
+            start_new_session=True,
+        )
+        procs.append(proc)
+        _wait(lambda: _workers() > before, 60, "the worker to report itself")
+        return proc
+
+    yield start
+    for p in procs:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGTERM)
+            p.wait(timeout=30)
+
+
+def _submit(client: TestClient, headers: dict[str, str], path: Path) -> int:
+    r = client.post(
+        "/api/submissions",
+        headers=headers,
+        json={"checkpoint": "c3a-softmax", "source": path.read_text()},
+    )
+    assert r.status_code == 201, r.text
+    return int(r.json()["id"])
+
+
+def test_a_worker_grades_right_and_wrong_submissions(client, make_user, start_worker) -> None:  # type: ignore[no-untyped-def]
+    start_worker()
+    ann = make_user("ann")
+    good = _submit(client, ann, SOFTMAX / "reference.py")
+    bad = _submit(client, ann, SOFTMAX / "solutions" / "wrong" / "no_max_subtraction.py")
+    _wait(
+        lambda: _row(good).status == Status.DONE and _row(bad).status == Status.DONE,
+        120,
+        "both gradings",
+    )
+    g = client.get(f"/api/submissions/{good}", headers=ann).json()
+    b = client.get(f"/api/submissions/{bad}", headers=ann).json()
+    assert (g["verdict"], g["level"]) == ("correct", 2), g["result"]["messages"]
+    assert (b["verdict"], b["level"]) == ("wrong_answer", 1)
+    assert g["result"]["cases"] and g["result"]["device"] == "cpu (Triton interpreter)"
+    assert g["attempts"] == 1
+
+
+def test_a_worker_killed_mid_grading_loses_nothing(  # type: ignore[no-untyped-def]
+    client, make_user, start_worker, service_env, monkeypatch
+) -> None:
+    from app.settings import get_settings
+    from worker import tasks
+
+    short = {"KGRADE_LEASE_SECONDS": "30", "KGRADE_TIME_LIMIT_CPU": "10"}
+    service_env.update(short)  # for the worker processes
+    for k, v in short.items():  # for the reconciler run here
+        monkeypatch.setenv(k, v)
+    get_settings.cache_clear()
+    first = start_worker()
+    ann = make_user("ann")
+    sid = _submit(client, ann, ROOT / "tests" / "fixtures" / "submissions" / "endless_entry.py")
+    _wait(lambda: _row(sid).status == Status.RUNNING, 60, "the grading to start")
+    os.killpg(first.pid, signal.SIGKILL)  # the worker and its sandbox, mid-grading
+    first.wait()
+    start_worker()
+    _wait(
+        lambda: (_row(sid).lease_expires_at or 0) and tasks.reconcile() >= 1,
+        90,
+        "the reconciler to re-send the expired lease",
+    )
+    _wait(lambda: _row(sid).status == Status.DONE, 150, "the second attempt")
+    row = _row(sid)
+    assert row.attempts == 2 and row.verdict == "time_limit"
+    with sessions()() as s:
+        assert s.query(Submission).count() == 1
