@@ -30,14 +30,20 @@ def test_serve_grades_with_nothing_configured(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("KGRADE_")}
     env.update(KGRADE_HOME=str(tmp_path / "home"), KGRADE_PORT=str(port))
     kgrade = [sys.executable, "-m", "app.cli"]
+    # To a file, not a pipe nobody reads: a full pipe would stall the server (a flake seen once).
+    log = (tmp_path / "serve.log").open("wb")
     server = subprocess.Popen(
         [*kgrade, "serve"],
         cwd=ROOT,
         env=env,
         start_new_session=True,
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
     )
+
+    def said() -> str:
+        return (tmp_path / "serve.log").read_text(errors="replace")[-3000:]
+
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 90
