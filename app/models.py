@@ -100,3 +100,25 @@ class WorkerSeen(Base):
     queues: Mapped[str] = mapped_column(String(500))
     gpu: Mapped[str | None] = mapped_column(String(200), nullable=True)
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class EvidenceStatus(StrEnum):
+    PENDING = "pending"
+    APPROVED = "approved"
+    DECLINED = "declined"
+
+
+class Evidence(Base):
+    """Level 4: a student's link to a contribution (a merged kernel PR, a GPU MODE leaderboard
+    entry) attached to a level-3 submission, decided by an instructor."""
+
+    __tablename__ = "evidence"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), index=True)
+    url: Mapped[str] = mapped_column(String(500))
+    status: Mapped[str] = mapped_column(String(10), default=EvidenceStatus.PENDING)
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -3,17 +3,20 @@ from __future__ import annotations
 import logging
 
 from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
 
 from app import queue
-from app.deps import CurrentUser, SessionDep
+from app.deps import CurrentUser, SessionDep, require
 from app.errors import ApiError
-from app.models import Submission
+from app.models import Role, Submission, User
 from app.settings import get_settings
+from app.submissions import grading_review as review
 from app.submissions import service
 from app.submissions.schemas import SubmissionIn, SubmissionOut, SubmissionRow
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api/submissions", tags=["submissions"])
+Staff = require(Role.INSTRUCTOR, Role.ADMIN)
 
 
 def out(sub: Submission) -> SubmissionOut:
@@ -80,3 +83,51 @@ def list_(
         )
         for s in rows
     ]
+
+
+class OverrideIn(BaseModel):
+    level: int = Field(ge=0, le=4)
+    note: str = Field(min_length=1, max_length=2000)
+
+
+class EvidenceIn(BaseModel):
+    url: str = Field(min_length=8, max_length=500)
+
+
+class DecisionIn(BaseModel):
+    approve: bool
+    note: str = ""
+
+
+@router.post("/{submission_id}/override")
+def override(
+    submission_id: int, body: OverrideIn, session: SessionDep, user: User = Staff
+) -> dict[str, object]:
+    sub = service.readable(session, user, submission_id)
+    review.override(session, sub, user, body.level, body.note)
+    return {"id": sub.id, "level": sub.level, "overrides": review.history(session, sub)}
+
+
+@router.get("/{submission_id}/overrides")
+def overrides(
+    submission_id: int, user: CurrentUser, session: SessionDep
+) -> list[dict[str, object]]:
+    return review.history(session, service.readable(session, user, submission_id))
+
+
+@router.post("/{submission_id}/evidence", status_code=201)
+def evidence(
+    submission_id: int, body: EvidenceIn, user: CurrentUser, session: SessionDep
+) -> dict[str, object]:
+    ev = review.attach_evidence(
+        session, service.readable(session, user, submission_id), user, body.url
+    )
+    return {"id": ev.id, "status": ev.status, "url": ev.url}
+
+
+@router.post("/evidence/{evidence_id}/decision")
+def decision(
+    evidence_id: int, body: DecisionIn, session: SessionDep, user: User = Staff
+) -> dict[str, object]:
+    ev = review.decide(session, evidence_id, user, body.approve, body.note)
+    return {"id": ev.id, "status": ev.status}

@@ -63,7 +63,9 @@ def service_env(
 
     migrate()
     with engine().begin() as conn:
-        conn.execute(text("TRUNCATE level_overrides, submissions, users, workers RESTART IDENTITY"))
+        conn.execute(
+            text("TRUNCATE evidence, level_overrides, submissions, users, workers RESTART IDENTITY")
+        )
     redis.Redis.from_url(env["KGRADE_REDIS_URL"]).flushdb()
     yield env
     get_settings.cache_clear()
