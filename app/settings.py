@@ -55,6 +55,11 @@ class Settings(BaseSettings):
         return v
 
     @property
+    def all_checkpoint_dirs(self) -> list[Path]:
+        """Checkpoints added with `kgrade checkpoints add` live in home/checkpoints."""
+        return [*self.checkpoint_dirs, self.home / "checkpoints"]
+
+    @property
     def db_url(self) -> str:
         return self.database_url or f"sqlite:///{self.home.resolve()}/kgrade.db"
 

@@ -130,7 +130,7 @@ def builtins() -> dict[str, Checkpoint]:
 def get(checkpoint_id: str, extra_dirs: list[Path] | None = None) -> Checkpoint:
     folders = builtin_folders()
     for d in extra_dirs or []:
-        folders += sorted(p.parent for p in d.glob("*/checkpoint.toml"))
+        folders += sorted(p.parent for p in d.glob("*/checkpoint.toml")) if d.is_dir() else []
     for folder in folders:
         data = tomllib.loads((folder / "checkpoint.toml").read_text())
         if data.get("id") == checkpoint_id:

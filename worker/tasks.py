@@ -27,7 +27,7 @@ def gpu_model_for(checkpoint_id: str) -> str | None:
     served = get_settings().gpu_models
     try:
         targets = checkpoints.get(
-            checkpoint_id, get_settings().checkpoint_dirs
+            checkpoint_id, get_settings().all_checkpoint_dirs
         ).definition.target_gpus
     except checkpoints.CheckpointError:
         return None
@@ -107,7 +107,7 @@ def _grade(
     s = get_settings()
     device = "cpu" if stage == Stage.PRECHECK else "cuda"
     try:
-        checkpoint = checkpoints.get(checkpoint_id, s.checkpoint_dirs)
+        checkpoint = checkpoints.get(checkpoint_id, s.all_checkpoint_dirs)
     except checkpoints.CheckpointError as exc:
         return _internal(checkpoint_id, f"The checkpoint cannot be loaded: {exc}")
     opts = grading.options(

@@ -31,7 +31,7 @@ def _public(c: checkpoints.Checkpoint) -> dict[str, Any]:
 def all_checkpoints() -> list[checkpoints.Checkpoint]:
     folders = checkpoints.builtin_folders() + [
         p.parent
-        for d in get_settings().checkpoint_dirs
+        for d in get_settings().all_checkpoint_dirs
         for p in sorted(d.glob("*/checkpoint.toml"))
     ]
     return [checkpoints.load(f) for f in folders]
@@ -45,6 +45,6 @@ def list_(_: CurrentUser) -> list[dict[str, Any]]:
 @router.get("/{checkpoint_id}")
 def read(checkpoint_id: str, _: CurrentUser) -> dict[str, Any]:
     try:
-        return _public(checkpoints.get(checkpoint_id, get_settings().checkpoint_dirs))
+        return _public(checkpoints.get(checkpoint_id, get_settings().all_checkpoint_dirs))
     except checkpoints.CheckpointError as exc:
         raise ApiError(404, str(exc)) from exc

@@ -6,6 +6,7 @@ Usage errors print one line on stderr and exit 2; a grade, whatever its level, e
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from app.cli import client_cmd, grade_cmd, service_cmd
@@ -41,7 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.set_defaults(func=grade_cmd.cmd_grade)
 
-    c = sub.add_parser("checkpoints", help="list the checkpoints that can be graded")
+    c = sub.add_parser("checkpoints", help="list, validate or add checkpoints")
+    c.add_argument("action", nargs="?", default="list", choices=["list", "validate", "add"])
+    c.add_argument("folder", nargs="?", help="a checkpoint folder (validate, add)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=grade_cmd.cmd_checkpoints)
 
@@ -60,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kgrade: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `kgrade … | head`
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        return 0
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from app.cli.common import UsageError
 from app.settings import get_settings
@@ -35,7 +36,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     settings = get_settings()
     source = read_source(Path(args.file))
     try:
-        checkpoint = checkpoints.get(args.checkpoint, settings.checkpoint_dirs)
+        checkpoint = checkpoints.get(args.checkpoint, settings.all_checkpoint_dirs)
     except checkpoints.CheckpointError as exc:
         raise UsageError(str(exc)) from exc
     explanation = read_source(Path(args.explanation)) if args.explanation else None
@@ -57,20 +58,67 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def cmd_checkpoints(args: argparse.Namespace) -> int:
+    if args.action == "list":
+        return _list(args)
+    if not args.folder:
+        raise UsageError(f"kgrade checkpoints {args.action} FOLDER")
+    return _validate_or_add(args)
+
+
+def _list(args: argparse.Namespace) -> int:
     from grader import checkpoints
 
-    settings = get_settings()
-    found = []
-    folders = checkpoints.builtin_folders() + [
-        p.parent for d in settings.checkpoint_dirs for p in sorted(d.glob("*/checkpoint.toml"))
-    ]
-    for folder in folders:
+    found: list[dict[str, Any]] = []
+    for folder in checkpoints.builtin_folders() + _extra_folders():
         d = checkpoints.load(folder).definition
-        found.append({"id": d.id, "title": d.title, "entry": d.signature, "dtypes": d.dtypes})
+        found.append(
+            {"id": d.id, "title": d.title, "entry": d.signature, "dtypes": d.dtypes, "open": d.open}
+        )
     if args.json:
         print(json.dumps(found, indent=2))
     else:
         width = max(len(c["id"]) for c in found)
         for c in found:
             print(f"{c['id']:<{width}}  {c['title']}\n{'':<{width}}  {c['entry']}")
+    return 0
+
+
+def _extra_folders() -> list[Path]:
+    return [
+        p.parent
+        for d in get_settings().all_checkpoint_dirs
+        for p in sorted(d.glob("*/checkpoint.toml"))
+    ]
+
+
+def _validate_or_add(args: argparse.Namespace) -> int:
+    import shutil
+
+    from app import grading
+    from grader import SandboxRefused, checkpoints
+    from grader.validation import validate
+
+    s = get_settings()
+    folder = Path(args.folder)
+    try:
+        checkpoint = checkpoints.load(folder)
+    except checkpoints.CheckpointError as exc:
+        raise UsageError(str(exc)) from exc
+    try:
+        checks = validate(checkpoint, grading.options(s, "cpu"))
+    except SandboxRefused as exc:
+        raise UsageError(str(exc)) from exc
+    for c in checks:
+        print(f"{'ok  ' if c.ok else 'FAIL'}  {c.name:<40} expected {c.expected:<28} got {c.got}")
+    if not all(c.ok for c in checks):
+        print(f"{checkpoint.id}: validation failed; not opened")
+        return 1
+    if args.action == "add":
+        dest = s.home / "checkpoints" / folder.resolve().name
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(folder, dest)
+        print(f"{checkpoint.id}: valid; added as {dest}")
+    else:
+        print(f"{checkpoint.id}: valid")
     return 0

@@ -35,7 +35,7 @@ def admit(
     if not source.strip():
         raise ApiError(400, "the source is empty")
     try:
-        checkpoint = checkpoints.get(checkpoint_id, s.checkpoint_dirs)
+        checkpoint = checkpoints.get(checkpoint_id, s.all_checkpoint_dirs)
     except checkpoints.CheckpointError as exc:
         raise ApiError(404, str(exc)) from exc
     if not checkpoint.definition.open:

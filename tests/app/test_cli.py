@@ -93,3 +93,31 @@ def test_checkpoints_lists_the_builtins(fmt: str) -> None:
     assert proc.returncode == 0
     for cid in ("c3a-softmax", "c3a-vector-add", "c3a-rmsnorm", "c3a-cross-entropy"):
         assert cid in proc.stdout
+
+
+def test_a_valid_checkpoint_validates_and_can_be_added(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "vector_add_copy"
+    shutil.copytree(ROOT / "reference_kernels" / "c3a_vector_add", folder)
+    toml = folder / "checkpoint.toml"
+    toml.write_text(toml.read_text().replace('id = "c3a-vector-add"', 'id = "c3a-vector-add-copy"'))
+    env = {"KGRADE_HOME": str(tmp_path / "home")}
+    proc = kgrade("checkpoints", "add", str(folder), env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "ok    reference.py" in proc.stdout and "valid; added" in proc.stdout
+    listed = kgrade("checkpoints", "--json", env=env)
+    assert "c3a-vector-add-copy" in listed.stdout
+    graded = kgrade("grade", str(folder / "reference.py"), "-c", "c3a-vector-add-copy", env=env)
+    assert "verdict: correct" in graded.stdout
+
+
+def test_a_checkpoint_whose_reference_is_wrong_does_not_open(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "broken"
+    shutil.copytree(ROOT / "reference_kernels" / "c3a_vector_add", folder)
+    shutil.copy(folder / "solutions" / "wrong" / "unwritten_buffer.py", folder / "reference.py")
+    proc = kgrade("checkpoints", "validate", str(folder), env={"KGRADE_HOME": str(tmp_path)})
+    assert proc.returncode == 1
+    assert "FAIL  reference.py" in proc.stdout and "validation failed; not opened" in proc.stdout
