@@ -140,3 +140,25 @@ def test_a_worker_killed_mid_grading_loses_nothing(  # type: ignore[no-untyped-d
     assert row.attempts == 2 and row.verdict == "time_limit"
     with sessions()() as s:
         assert s.query(Submission).count() == 1
+
+
+def test_a_correct_precheck_goes_on_to_its_gpu_queue(  # type: ignore[no-untyped-def]
+    client, make_user, start_worker, service_env
+) -> None:
+    import redis
+
+    service_env["KGRADE_GPU_MODELS"] = "h200"  # this deployment has H200 workers
+    start_worker()
+    ann = make_user("ann")
+    good = _submit(client, ann, SOFTMAX / "reference.py")
+    bad = _submit(client, ann, SOFTMAX / "solutions" / "wrong" / "no_max_subtraction.py")
+    _wait(
+        lambda: _row(good).stage == "gpu" and _row(bad).status == Status.DONE,
+        120,
+        "the precheck of both",
+    )
+    row = _row(good)
+    assert (row.status, row.attempts, row.level) == (Status.QUEUED, 0, 2)  # precheck kept
+    assert _row(bad).verdict == "wrong_answer"  # never reaches a GPU
+    broker = redis.Redis.from_url(service_env["KGRADE_REDIS_URL"])
+    assert broker.llen("gpu.h200") == 1
