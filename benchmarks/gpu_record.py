@@ -38,7 +38,8 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     what = sys.argv[2:] or ["refs", "lab"]
     ids = [w for w in what if w.startswith("c3a-")] or sorted(checkpoints.builtins())
-    record: dict = {"versions": versions(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}  # type: ignore[type-arg]
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    record: dict = {"versions": versions(), "date": stamp}  # type: ignore[type-arg]
     if "refs" in what:
         for cid in ids:
             ck = checkpoints.get(cid)
@@ -56,7 +57,7 @@ def main() -> None:
         record["lab_as_written"], _ = run(lab, "c3a-softmax", out, profile=False)
         pruned = (ck.folder / "solutions" / "correct" / "lab_a1_pruned.py").read_text()
         spread = []
-        for i in range(5):
+        for _ in range(5):
             r, w = run(pruned, "c3a-softmax", out, profile=False)
             spread.append({"geomean": r["benchmark"]["geomean"]["torch"], "wall": w,
                            "shapes": {s["name"]: s["speedup"]["torch"]["median"]
