@@ -24,7 +24,7 @@ print("shape dtype rows warps us  (torch us)")
 for shape, dtype in shapes:
     x = torch.randn(shape, device="cuda", dtype=dtype)
     y = torch.empty_like(x)
-    t_torch = triton.testing.do_bench(lambda: torch.softmax(x, -1), return_mode="median")
+    t_torch = triton.testing.do_bench(lambda: torch.softmax(x, -1), return_mode="median")  # noqa: B023
     block = triton.next_power_of_2(shape[1])
     best = None
     for rows in (1, 2, 4, 8):
