@@ -32,7 +32,7 @@ for shape, dtype in shapes:
             continue
         for warps in (1, 2, 4, 8, 16):
             grid = (triton.cdiv(shape[0], rows),)
-            fn = lambda: ref._softmax_kernel[grid](x, y, shape[0], shape[1], x.stride(0),  # noqa: E731,B023
+            fn = lambda: ref._softmax_kernel[grid](x, y, shape[0], shape[1], x.stride(0),  # noqa: B023
                                                   y.stride(0), ROWS=rows, BLOCK=block,  # noqa: B023
                                                   num_warps=warps)  # noqa: B023
             t = triton.testing.do_bench(fn, return_mode="median")
