@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import RedirectResponse
+from fastapi.staticfiles import StaticFiles
 
 from app import errors, health
 from app.checkpoints.router import router as checkpoints_router
 from app.leaderboard.router import router as leaderboard_router
 from app.submissions.router import router as submissions_router
+from app.web import router as web
 
 
 def create_app() -> FastAPI:
@@ -19,6 +22,13 @@ def create_app() -> FastAPI:
     errors.install(app)
     for r in (health.router, submissions_router, checkpoints_router, leaderboard_router):
         app.include_router(r)
+    app.include_router(web.router)
+    app.mount("/static", StaticFiles(directory=web.HERE / "static"), name="static")
+
+    @app.exception_handler(web.NotSignedIn)
+    async def _signin(_: Request, __: web.NotSignedIn) -> RedirectResponse:
+        return RedirectResponse("/signin", 303)
+
     return app
 
 

@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     # re-queued by the reconciler, at most max_attempts times, then internal_error.
     lease_seconds: int = Field(900, ge=30)
     max_attempts: int = Field(3, ge=1)
+    # Signs the browser's session cookie; unset: generated once into home/secret_key.
+    secret_key: str | None = None
     # The CLI's client commands (submit, status, …) talk to this server with this token.
     url: str = "http://127.0.0.1:8000"
     token: str | None = None

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import Response
+from sqlalchemy.orm import Session
 
 from app.deps import SessionDep, require
 from app.leaderboard import service
@@ -25,8 +26,7 @@ def leaderboard(checkpoint: str, session: SessionDep, _: User = Staff) -> dict[s
     }
 
 
-@router.get("/api/export/{checkpoint}.csv")
-def export(checkpoint: str, session: SessionDep, _: User = Staff) -> Response:
+def csv_text(session: Session, checkpoint: str) -> str:
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["student", "best_level", "best_speedup", "submissions", "last_submission"])
@@ -40,8 +40,13 @@ def export(checkpoint: str, session: SessionDep, _: User = Staff) -> Response:
                 r.last_submission.isoformat(),
             ]
         )
+    return buf.getvalue()
+
+
+@router.get("/api/export/{checkpoint}.csv")
+def export(checkpoint: str, session: SessionDep, _: User = Staff) -> Response:
     return Response(
-        buf.getvalue(),
+        csv_text(session, checkpoint),
         media_type="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{checkpoint}.csv"'},
     )

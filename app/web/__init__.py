@@ -1,0 +1,1 @@
+"""Server-rendered pages (Jinja2), htmx for the live parts; plots drawn by matplotlib."""

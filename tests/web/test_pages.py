@@ -1,0 +1,177 @@
+"""The pages in a real browser (Debian's Chromium, driven by Playwright) against the real
+service: PostgreSQL, Redis, a uvicorn server and a Celery worker. Screenshots land in
+docs/screenshots/ for the README."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SOFTMAX = ROOT / "reference_kernels" / "c3a_softmax"
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def live(service_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    env = {**os.environ, **service_env}
+    log = (tmp_path / "server.log").open("wb")
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        ),
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "worker.tasks",
+                "worker",
+                "-Q",
+                "precheck",
+                "--concurrency",
+                "1",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel",
+                "WARNING",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        ),
+    ]
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/api/health", timeout=2).json().get("workers"):
+                break
+        except (httpx.HTTPError, ValueError):
+            pass
+        time.sleep(0.5)
+    else:
+        raise AssertionError((tmp_path / "server.log").read_text()[-2000:])
+    yield url
+    for p in procs:
+        os.killpg(p.pid, signal.SIGTERM)
+        p.wait(timeout=30)
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield b
+        b.close()
+
+
+def _sign_in(browser, url: str, token: str):  # type: ignore[no-untyped-def]
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    page.goto(f"{url}/signin")
+    page.fill("#token", token)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{url}/submit")
+    return page
+
+
+def _submit(page, url: str, source: str) -> str:  # type: ignore[no-untyped-def]
+    page.goto(f"{url}/submit?checkpoint=c3a-softmax")
+    page.fill("#source", source)
+    page.click("text=Submit for grading")
+    page.wait_for_url(f"{url}/submissions/*")
+    page.wait_for_selector("[data-verdict]", timeout=120_000)  # live, without reloading
+    return str(page.url)
+
+
+def test_students_and_an_instructor_in_a_browser(live: str, browser, make_user) -> None:  # type: ignore[no-untyped-def]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tokens = {
+        n: make_user(n, r)["Authorization"].split()[1]
+        for n, r in (("ann", "student"), ("bob", "student"), ("prof", "instructor"))
+    }
+
+    ann = _sign_in(browser, live, tokens["ann"])
+    ann.screenshot(path=str(SHOTS / "submit.png"), full_page=False)
+    good = _submit(ann, live, (SOFTMAX / "reference.py").read_text())
+    assert ann.inner_text("[data-verdict]") == "correct"
+    assert "level 2" in ann.inner_text(".level")
+    assert ann.locator("pre.source span").count() > 10  # the source, with line numbers
+    ann.screenshot(path=str(SHOTS / "submission-correct.png"), full_page=False)
+    bad = _submit(ann, live, (SOFTMAX / "solutions" / "wrong" / "lab_a1_autotune.py").read_text())
+    assert ann.inner_text("[data-verdict]") == "wrong_answer"
+    assert "BLOCK_SIZE=256" in ann.inner_text("#result")
+    ann.screenshot(path=str(SHOTS / "submission-wrong.png"), full_page=False)
+    ann.goto(f"{live}/history")
+    assert ann.locator("table tr").count() == 3
+    ann.screenshot(path=str(SHOTS / "history.png"), full_page=False)
+
+    bob = _sign_in(browser, live, tokens["bob"])
+    bob.goto(good)
+    assert "no submission" in bob.inner_text(".error")
+    assert "softmax_kernel" not in bob.content()
+
+    prof = _sign_in(browser, live, tokens["prof"])
+    prof.goto(f"{live}/leaderboard/c3a-softmax")
+    board = prof.inner_text("main")
+    assert "ann" in board and "cpu" in board
+    prof.screenshot(path=str(SHOTS / "leaderboard.png"), full_page=False)
+    with prof.expect_download() as dl:
+        prof.click("text=Export grades (CSV)")
+    csv_text = Path(dl.value.path()).read_text()
+    assert csv_text.splitlines()[0].startswith("student,best_level")
+    assert "ann,2," in csv_text
+    assert bad != good
+
+
+def test_sign_in_refuses_a_bad_token_and_pages_need_a_session(live: str, browser) -> None:  # type: ignore[no-untyped-def]
+    page = browser.new_page()
+    page.goto(f"{live}/history")
+    assert page.url.endswith("/signin")
+    page.fill("#token", "not-a-token")
+    page.click("button[type=submit]")
+    assert "not valid" in page.inner_text(".error")
+    page.screenshot(path=str(SHOTS / "signin.png"))
