@@ -6,15 +6,14 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app.cli.service_cmd import worker_argv
 from app.db import sessions
 from app.models import Status, Submission, WorkerSeen
 
@@ -51,24 +50,7 @@ def start_worker(service_env: dict[str, str]) -> Iterator[Callable[[], subproces
     def start() -> subprocess.Popen[bytes]:
         before = _workers()
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "worker.tasks",
-                "worker",
-                "-Q",
-                "precheck",
-                "--concurrency",
-                "1",
-                "-n",
-                f"test-{uuid.uuid4().hex[:8]}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--loglevel",
-                "WARNING",
-            ],
+            worker_argv(["precheck"], beat=False),
             cwd=ROOT,
             env={**os.environ, **service_env},
             start_new_session=True,

@@ -17,6 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.cli.service_cmd import worker_argv
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -48,22 +50,7 @@ def live(service_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
             start_new_session=True,
         ),
         subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "worker.tasks",
-                "worker",
-                "-Q",
-                "precheck",
-                "--concurrency",
-                "1",
-                "--without-gossip",
-                "--without-mingle",
-                "--loglevel",
-                "WARNING",
-            ],
+            worker_argv(["precheck"], beat=False),
             cwd=ROOT,
             env=env,
             stdout=log,
