@@ -11,6 +11,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 
 from app import queue
+from app.checkpoints import service as cp_service
 from app.checkpoints.router import all_checkpoints
 from app.deps import SessionDep, hash_token, is_staff
 from app.errors import ApiError
@@ -20,6 +21,7 @@ from app.settings import get_settings
 from app.submissions import grading_review as review
 from app.submissions import service
 from app.web import plots, session
+from grader.checkpoints import BUILTIN_DIR
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
@@ -140,9 +142,18 @@ def _grouped(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per case: its calls (draws × autotune configs), failures and worst error."""
     groups: dict[str, dict[str, Any]] = {}
     for c in cases:
-        g = groups.setdefault(c["name"], {"name": c["name"], "shape": c.get("shape"),
-                                          "dtype": c.get("dtype"), "calls": 0, "failed": 0,
-                                          "worst": None, "message": ""})
+        g = groups.setdefault(
+            c["name"],
+            {
+                "name": c["name"],
+                "shape": c.get("shape"),
+                "dtype": c.get("dtype"),
+                "calls": 0,
+                "failed": 0,
+                "worst": None,
+                "message": "",
+            },
+        )
         g["calls"] += 1
         if not c["passed"]:
             g["failed"] += 1
@@ -290,3 +301,82 @@ def decide(
         return _page(request, "error.html", 403, user=user, error="Only instructors decide.")
     review.decide(db, eid, user, approve == "yes", "")
     return RedirectResponse(back if back.startswith("/") else "/", 303)
+
+
+def _admin(request: Request, db: SessionDep) -> tuple[User, dict[str, Any]]:
+    user, data = _user(request, db)
+    if user.role != Role.ADMIN:
+        raise ApiError(403, "Checkpoints are managed by admins.")
+    return user, data
+
+
+def _admin_page(
+    request: Request, user: User, data: dict[str, Any], status: int = 200, **ctx: Any
+) -> HTMLResponse:
+    cps = [(c, c.folder.parent == BUILTIN_DIR) for c in all_checkpoints()]
+    return _page(
+        request, "admin.html", status, user=user, csrf=data["csrf"], checkpoints=cps, **ctx
+    )
+
+
+@router.get("/admin/checkpoints")
+def admin_page(request: Request, db: SessionDep) -> Response:
+    try:
+        user, data = _admin(request, db)
+    except ApiError as exc:
+        return _page(request, "error.html", exc.status, user=None, error=exc.message)
+    return _admin_page(request, user, data)
+
+
+@router.post("/admin/checkpoints")
+async def admin_create(
+    request: Request,
+    db: SessionDep,
+    csrf: Annotated[str, Form()],
+    definition: UploadFile,
+    problem: UploadFile,
+    reference: UploadFile,
+    wrong: list[UploadFile],
+    starter: UploadFile | None = None,
+) -> Response:
+    user, data = _admin(request, db)
+    _check_csrf(data, csrf)
+    try:
+        text = {
+            f: (await u.read()).decode("utf-8")
+            for f, u in (("definition", definition), ("problem", problem), ("reference", reference))
+        }
+        start = (await starter.read()).decode("utf-8") if starter and starter.filename else None
+        bad = {u.filename or "x.py": (await u.read()).decode("utf-8") for u in wrong if u.filename}
+        report = cp_service.create(
+            get_settings(), text["definition"], text["problem"], text["reference"], start, bad
+        )
+    except UnicodeDecodeError:
+        return _admin_page(request, user, data, 400, error="Every file must be UTF-8 text.")
+    except ApiError as exc:
+        return _admin_page(request, user, data, exc.status, error=exc.message)
+    return _admin_page(
+        request,
+        user,
+        data,
+        201 if report["valid"] else 422,
+        report=report,
+        error=None if report["valid"] else "Validation failed: not opened.",
+    )
+
+
+@router.post("/admin/checkpoints/{checkpoint_id}/open")
+def admin_open(
+    checkpoint_id: str,
+    request: Request,
+    db: SessionDep,
+    csrf: Annotated[str, Form()],
+    open_: Annotated[str, Form(alias="open")],
+) -> Response:
+    user, data = _admin(request, db)
+    _check_csrf(data, csrf)
+    try:
+        cp_service.set_open(get_settings(), checkpoint_id, open_ == "yes")
+    except ApiError as exc:
+        return _admin_page(request, user, data, exc.status, error=exc.message)
+    return RedirectResponse("/admin/checkpoints", 303)

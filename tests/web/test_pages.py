@@ -162,3 +162,33 @@ def test_sign_in_refuses_a_bad_token_and_pages_need_a_session(live: str, browser
     page.click("button[type=submit]")
     assert "not valid" in page.inner_text(".error")
     page.screenshot(path=str(SHOTS / "signin.png"))
+
+
+def test_an_admin_adds_validates_and_closes_a_checkpoint(
+    live: str, browser, make_user, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    va = ROOT / "reference_kernels" / "c3a_vector_add"
+    folder = tmp_path / "upload"
+    shutil.copytree(va, folder)
+    toml = folder / "checkpoint.toml"
+    toml.write_text(toml.read_text().replace('id = "c3a-vector-add"', 'id = "lab-add"'))
+    admin = _sign_in(browser, live, make_user("root", "admin")["Authorization"].split()[1])
+    admin.goto(f"{live}/admin/checkpoints")
+    admin.set_input_files("input[name=definition]", str(toml))
+    admin.set_input_files("input[name=problem]", str(folder / "problem.py"))
+    admin.set_input_files("input[name=reference]", str(folder / "reference.py"))
+    admin.set_input_files("input[name=starter]", str(folder / "starter.py"))
+    admin.set_input_files(
+        "input[name=wrong]", [str(p) for p in sorted((folder / "solutions" / "wrong").glob("*.py"))]
+    )
+    admin.click("text=Validate and add")
+    admin.wait_for_selector("text=lab-add: valid, opened", timeout=180_000)
+    admin.screenshot(path=str(SHOTS / "admin-checkpoints.png"), full_page=False)
+    row = admin.locator("tr", has_text="lab-add")
+    assert "open" in row.inner_text()
+    row.locator("button", has_text="Close").click()
+    admin.wait_for_url(f"{live}/admin/checkpoints")
+    assert "closed" in admin.locator("tr", has_text="lab-add").inner_text()
+    student = _sign_in(browser, live, make_user("ann")["Authorization"].split()[1])
+    student.goto(f"{live}/admin/checkpoints")
+    assert "managed by admins" in student.inner_text(".error")
