@@ -49,8 +49,13 @@ def main() -> None:
 
             expl = from_result(GradeResult.model_validate(first))
             second, w2 = run(src, cid, out, explanation=expl)
-            record[cid] = {"first": first, "first_wall": w1, "second": second,
-                           "second_wall": w2, "explanation": expl}
+            record[cid] = {
+                "first": first,
+                "first_wall": w1,
+                "second": second,
+                "second_wall": w2,
+                "explanation": expl,
+            }
     if "lab" in what:
         ck = checkpoints.get("c3a-softmax")
         lab = (ck.folder / "solutions" / "wrong" / "lab_a1_autotune.py").read_text()
@@ -59,14 +64,23 @@ def main() -> None:
         spread = []
         for _ in range(5):
             r, w = run(pruned, "c3a-softmax", out, profile=False)
-            spread.append({"geomean": r["benchmark"]["geomean"]["torch"], "wall": w,
-                           "shapes": {s["name"]: s["speedup"]["torch"]["median"]
-                                      for s in r["benchmark"]["shapes"]},
-                           "stages": r["stages"], "level": r["level"]})
+            spread.append(
+                {
+                    "geomean": r["benchmark"]["geomean"]["torch"],
+                    "wall": w,
+                    "shapes": {
+                        s["name"]: s["speedup"]["torch"]["median"] for s in r["benchmark"]["shapes"]
+                    },
+                    "stages": r["stages"],
+                    "level": r["level"],
+                }
+            )
         record["lab_pruned"] = spread
         meds = [s["geomean"]["median"] for s in spread]
-        print(f"lab pruned geomean speedups: {meds}; spread (max-min)/median = "
-              f"{(max(meds) - min(meds)) / statistics.median(meds):.3%}")
+        print(
+            f"lab pruned geomean speedups: {meds}; spread (max-min)/median = "
+            f"{(max(meds) - min(meds)) / statistics.median(meds):.3%}"
+        )
     name = "record-" + "-".join(what) + ".json"
     (out / name).write_text(json.dumps(record, indent=1))
     print(torch.cuda.get_device_name(), versions())

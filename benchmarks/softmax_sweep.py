@@ -1,10 +1,11 @@
 """Sweep the reference softmax's launch parameters (rows per program × warps) on this GPU.
 
-    python3 benchmarks/softmax_sweep.py
+python3 benchmarks/softmax_sweep.py
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 from pathlib import Path
@@ -18,8 +19,12 @@ assert spec and spec.loader
 ref = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ref)
 
-shapes = [((8192, 4096), torch.float32), ((4096, 600), torch.float32),
-          ((1823, 781), torch.float32), ((8192, 4096), torch.bfloat16)]
+shapes = [
+    ((8192, 4096), torch.float32),
+    ((4096, 600), torch.float32),
+    ((1823, 781), torch.float32),
+    ((8192, 4096), torch.bfloat16),
+]
 print("shape dtype rows warps us  (torch us)")
 for shape, dtype in shapes:
     x = torch.randn(shape, device="cuda", dtype=dtype)
@@ -32,9 +37,9 @@ for shape, dtype in shapes:
             continue
         for warps in (1, 2, 4, 8, 16):
             grid = (triton.cdiv(shape[0], rows),)
-            fn = lambda: ref._softmax_kernel[grid](x, y, shape[0], shape[1], x.stride(0),  # noqa: B023
-                                                  y.stride(0), ROWS=rows, BLOCK=block,  # noqa: B023
-                                                  num_warps=warps)  # noqa: B023
+            args = (x, y, shape[0], shape[1], x.stride(0), y.stride(0))
+            meta = {"ROWS": rows, "BLOCK": block, "num_warps": warps}
+            fn = functools.partial(ref._softmax_kernel[grid], *args, **meta)
             t = triton.testing.do_bench(fn, return_mode="median")
             best = min(best or (t, rows, warps), (t, rows, warps))
             print(shape, str(dtype)[6:], rows, warps, f"{t * 1e3:.1f}", f"({t_torch * 1e3:.1f})")

@@ -127,15 +127,21 @@ def builtins() -> dict[str, Checkpoint]:
     return {c.id: c for c in loaded}
 
 
-def get(checkpoint_id: str, extra_dirs: list[Path] | None = None) -> Checkpoint:
-    folders = builtin_folders()
+def folders(extra_dirs: list[Path] | None = None) -> list[Path]:
+    """The built-in checkpoint folders, then those found in `extra_dirs`."""
+    found = builtin_folders()
     for d in extra_dirs or []:
-        folders += sorted(p.parent for p in d.glob("*/checkpoint.toml")) if d.is_dir() else []
-    for folder in folders:
+        found += sorted(p.parent for p in d.glob("*/checkpoint.toml")) if d.is_dir() else []
+    return found
+
+
+def get(checkpoint_id: str, extra_dirs: list[Path] | None = None) -> Checkpoint:
+    candidates = folders(extra_dirs)
+    for folder in candidates:
         data = tomllib.loads((folder / "checkpoint.toml").read_text())
         if data.get("id") == checkpoint_id:
             return load(folder)
     known = ", ".join(
-        sorted(tomllib.loads((f / "checkpoint.toml").read_text())["id"] for f in folders)
+        sorted(tomllib.loads((f / "checkpoint.toml").read_text())["id"] for f in candidates)
     )
     raise CheckpointError(f"unknown checkpoint '{checkpoint_id}' (known: {known})")

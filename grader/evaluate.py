@@ -174,7 +174,7 @@ MISSING = "no result: the process died before returning one"
 _BLOCK = re.compile(r"(\w*BLOCK\w*)=(\d+)")
 
 
-def _config_hint(configs: list[ConfigResult], cases_by_name: dict[str, CaseSpec]) -> list[str]:
+def _config_hint(configs: list[ConfigResult]) -> list[str]:
     bad = [c for c in configs if not c.passed]
     good = [c for c in configs if c.passed]
     if not bad:
@@ -353,7 +353,7 @@ def evaluate(
                 "Your entry was right on the first draw of each shape and wrong on later ones "
                 "with different data: does it cache or reuse an earlier answer?"
             )
-        messages.extend(_config_hint(config_list, by_case))
+        messages.extend(_config_hint(config_list))
 
     if (missing or not collected.done) and not killed and not collected.import_error and not errors:
         how = (

@@ -88,7 +88,9 @@ def finish(
 
     if options.profile:
         t = time.monotonic()
-        result.profile = run_profile(shapes, paths, options, child_spec, write_profile_job)
+        result.profile = run_profile(
+            shapes, d.baselines, paths, options, child_spec, write_profile_job
+        )
         stages["nsight"] = time.monotonic() - t
         if result.profile.error:
             reasons.append(f"No Nsight Compute evidence: {result.profile.error}. Level 3 needs it.")
@@ -108,6 +110,7 @@ def finish(
 
 def run_profile(
     shapes: list[BenchShape],
+    baselines: list[str],
     paths: Paths,
     options: GradeOptions,
     child_spec: SpecFn,
@@ -123,7 +126,7 @@ def run_profile(
     mounts = [sandbox.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
     limits = options.limits
     try:
-        write_profile_job(["submission", *[b for b in ("torch", "naive")]])
+        write_profile_job(["submission", *baselines])  # the child skips non-callable ones
         spec = child_spec([ncu, *nsight.metrics_args(f"{paths.out_inside}/metrics")], mounts)
         run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
         report = nsight.take_report(

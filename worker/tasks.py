@@ -36,9 +36,9 @@ def gpu_model_for(checkpoint_id: str) -> str | None:
 
 @celery.task(name=TASK_PRECHECK)
 def precheck(submission_id: int) -> None:
-    result = run_stage(submission_id, Stage.PRECHECK)
-    if result is not None:
-        _route(submission_id, result)
+    model = run_stage(submission_id, Stage.PRECHECK)
+    if model is not None:  # after the commit that queued the GPU stage
+        send_gpu(submission_id, model)
 
 
 @celery.task(name=TASK_GPU)
@@ -63,9 +63,9 @@ def reconcile() -> int:
     return len(resends)
 
 
-def run_stage(submission_id: int, stage: Stage) -> GradeResult | None:
-    """Grade one stage of one submission. Returns the precheck's result when the GPU stage
-    should follow (the caller routes it), else None."""
+def run_stage(submission_id: int, stage: Stage) -> str | None:
+    """Grade one stage of one submission. Returns the GPU model whose queue the submission
+    now waits in (the caller sends the message), else None."""
     s = get_settings()
     with transaction() as session:
         held = lifecycle.claim(session, submission_id, stage, WORKER, s)
@@ -89,16 +89,10 @@ def run_stage(submission_id: int, stage: Stage) -> GradeResult | None:
         if stage == Stage.PRECHECK and result.verdict is Verdict.CORRECT:
             model = gpu_model_for(checkpoint_id)
             if model is not None and lifecycle.advance_to_gpu(session, held, result):
-                return result
+                return model
         if not lifecycle.finish(session, held, result):
             log.warning("submission %s: lease lost before finishing; result dropped", submission_id)
     return None
-
-
-def _route(submission_id: int, result: GradeResult) -> None:
-    model = gpu_model_for(result.checkpoint)
-    if model is not None:
-        send_gpu(submission_id, model)
 
 
 def _grade(

@@ -32,12 +32,7 @@ def _public(c: checkpoints.Checkpoint) -> dict[str, Any]:
 
 
 def all_checkpoints() -> list[checkpoints.Checkpoint]:
-    folders = checkpoints.builtin_folders() + [
-        p.parent
-        for d in get_settings().all_checkpoint_dirs
-        for p in sorted(d.glob("*/checkpoint.toml"))
-    ]
-    return [checkpoints.load(f) for f in folders]
+    return [checkpoints.load(f) for f in checkpoints.folders(get_settings().all_checkpoint_dirs)]
 
 
 @router.get("")

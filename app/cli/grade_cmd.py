@@ -69,7 +69,7 @@ def _list(args: argparse.Namespace) -> int:
     from grader import checkpoints
 
     found: list[dict[str, Any]] = []
-    for folder in checkpoints.builtin_folders() + _extra_folders():
+    for folder in checkpoints.folders(get_settings().all_checkpoint_dirs):
         d = checkpoints.load(folder).definition
         found.append(
             {"id": d.id, "title": d.title, "entry": d.signature, "dtypes": d.dtypes, "open": d.open}
@@ -81,14 +81,6 @@ def _list(args: argparse.Namespace) -> int:
         for c in found:
             print(f"{c['id']:<{width}}  {c['title']}\n{'':<{width}}  {c['entry']}")
     return 0
-
-
-def _extra_folders() -> list[Path]:
-    return [
-        p.parent
-        for d in get_settings().all_checkpoint_dirs
-        for p in sorted(d.glob("*/checkpoint.toml"))
-    ]
 
 
 def _validate_or_add(args: argparse.Namespace) -> int:
