@@ -22,8 +22,11 @@ REDIS = os.environ.get("KGRADE_TEST_REDIS", "redis://127.0.0.1:6379")
 
 
 def _redis_db() -> int:
+    """10, 11, … per xdist worker; KGRADE_TEST_REDIS_DB_BASE moves the block so that two test
+    sessions on one machine (a CI rehearsal beside a developer's run) do not flush each other."""
+    base = int(os.environ.get("KGRADE_TEST_REDIS_DB_BASE", "10"))
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    return 10 + int(worker.removeprefix("gw") or 0) % 5
+    return base + int(worker.removeprefix("gw") or 0) % 3
 
 
 @pytest.fixture(scope="session")
