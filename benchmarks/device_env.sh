@@ -2,7 +2,9 @@
 set -u
 export PATH="$PWD/.bwrap/bin:$PATH" PYTHONUNBUFFERED=1
 if [ -d .whl ]; then
+  # the image's own numpy (the one its torch was built with) wins over the carried one
+  wheels=$(ls .whl/*.whl | { if python3 -c 'import numpy' 2>/dev/null; then grep -v '/numpy-'; else cat; fi; })
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/site .whl/*.whl >/dev/null 2>&1 && export PYTHONPATH="/tmp/site:$PWD"
+    --target /tmp/site $wheels >/dev/null 2>&1 && export PYTHONPATH="/tmp/site:$PWD"
 fi
 export PYTHONPATH="${PYTHONPATH:-$PWD}"

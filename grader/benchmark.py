@@ -96,7 +96,11 @@ def judge(
     calibration: Calibration,
     device_name: str,
     baseline: str,
+    unpaired: dict[int, dict[str, list[float]]] | None = None,
 ) -> BenchmarkResult:
+    """`raw`: per shape id, the child's times and synchronized times per implementation.
+    `unpaired`: per shape id, baselines the parent timed apart (torch.compile): their speedup
+    is their median time over each of the submission's rounds, not a paired ratio."""
     model = gpus.lookup(device_name)
     datasheet = model.dram_gbps if model else 0.0
     result = BenchmarkResult(
@@ -106,6 +110,7 @@ def judge(
         peak_source=f"measured here: copy {calibration.copy_gbps:.0f} GB/s, read "
         f"{calibration.read_gbps:.0f} GB/s" + (f"; datasheet {datasheet:.0f}" if model else ""),
         baseline=baseline,
+        unpaired_baselines=sorted({n for d in (unpaired or {}).values() for n in d}),
     )
     # A kernel cannot move its minimal bytes faster than the memory system: the floor uses the
     # highest ceiling we know, with 5 % of slack for measurement noise.
@@ -126,6 +131,11 @@ def judge(
             speedups[name] = median_ci(paired)
             ratios_by_baseline.setdefault(name, []).append(paired)
         med = {name: statistics.median(t) for name, t in times.items()}
+        for name, apart in (unpaired or {}).get(shape.id, {}).items():
+            med[name] = statistics.median(apart)
+            ratios = [med[name] / s for s in sub if s > 0]
+            speedups[name] = median_ci(ratios)
+            ratios_by_baseline.setdefault(name, []).append(ratios)
         gbps = shape.minimal_bytes / (med["submission"] * 1e-6) / 1e9
         floor_us = shape.minimal_bytes / (ceiling * 1e9) * 1e6
         gap = {

@@ -53,6 +53,8 @@ class Collected:
     bench_times: dict[int, dict[str, dict[str, list[float]]]] = field(default_factory=dict)
     bench_checks: list[tuple[int, int, Comparison]] = field(default_factory=list)
     bench_error: dict[str, Any] | None = None
+    # Seconds per phase as the child measured them: diagnostics only, never judged.
+    phases: dict[str, float] = field(default_factory=dict)
 
 
 def _config_label(header: dict[str, Any]) -> str | None:
@@ -91,6 +93,10 @@ class Collector:
                 self._record(kind, header, payload)
             elif kind in {"bench", "bench_output", "bench_bad_output", "bench_error"}:
                 self._bench(kind, header, payload)
+            elif kind == "phase" and len(self.result.phases) < 8:
+                name, seconds = header.get("name"), header.get("seconds")
+                if isinstance(name, str) and isinstance(seconds, int | float):
+                    self.result.phases[name[:20]] = round(float(seconds), 3)
 
     def _bench(self, kind: str, header: dict[str, Any], payload: bytes) -> None:
         shape = header.get("shape")

@@ -3,6 +3,7 @@ explanation, and say whether level 3 is earned (and if not, exactly why)."""
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import IO
 
 import torch
 
-from grader import benchmark, calibrate, explanation, gpus, nsight, sandbox
+from grader import benchmark, calibrate, compiled, explanation, gpus, nsight, sandbox
 from grader.benchmark import BenchShape
 from grader.checkpoints import Checkpoint
 from grader.evaluate import Collected
@@ -66,8 +67,18 @@ def finish(
     t = time.monotonic()
     cal = calibrate.get(options.cache_dir)
     stages["calibrate"] = time.monotonic() - t
+    t = time.monotonic()
+    apart = compiled.times(checkpoint, shapes, flush_bytes(), options.cache_dir)
+    stages["compile_baseline"] = time.monotonic() - t
     name = torch.cuda.get_device_name()
-    bench = benchmark.judge(shapes, collected.bench_times, cal, name, d.rubric.baseline)
+    bench = benchmark.judge(
+        shapes,
+        collected.bench_times,
+        cal,
+        name,
+        d.rubric.baseline,
+        apart,
+    )
     result.benchmark = bench
     model = bench.gpu_model
     if model not in d.target_gpus:
@@ -127,10 +138,10 @@ def run_profile(
     limits = options.limits
     try:
         write_profile_job(["submission", *baselines])  # the child skips non-callable ones
-        spec = child_spec([ncu, *nsight.metrics_args(f"{paths.out_inside}/metrics")], mounts)
+        spec = child_spec([ncu, *nsight.profile_args(f"{paths.out_inside}/profile")], mounts)
         run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
         report = nsight.take_report(
-            paths.out / "metrics.ncu-rep", paths.job.parent / "m.ncu-rep", run.output
+            paths.out / "profile.ncu-rep", paths.job.parent / "profile.ncu-rep", run.output
         )
         text = nsight.import_csv(ncu, report)
         out.kernels = nsight.parse_raw_csv(text)
@@ -140,13 +151,10 @@ def run_profile(
             raise nsight.ProfileError(
                 "the profiler saw no kernel of yours" + (f" ({' / '.join(hint)})" if hint else "")
             )
-        main = max((k for k in out.kernels if k.impl == "submission"), key=lambda k: k.duration_us)
-        write_profile_job(["submission"])
-        spec = child_spec([ncu, *nsight.full_args(f"{paths.out_inside}/full", main.name)], mounts)
-        run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
         if options.report_dir is not None:
             dest = options.report_dir / "submission-full.ncu-rep"
-            nsight.take_report(paths.out / "full.ncu-rep", dest, run.output)
+            options.report_dir.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(report, dest)
             out.report_file = str(dest)
     except (nsight.ProfileError, OSError) as exc:
         out.error = str(exc)

@@ -7,7 +7,11 @@ folder mounted at /out, which the parent reads without following links.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,13 +33,16 @@ class Paths:
     job: Path
     out: Path
     sandboxed: bool
+    # A Triton cache kept between gradings of the same source text (see source_cache()); None:
+    # this grading's own, removed with it.
+    kept_cache: Path | None = None
 
     def inside(self, name: str) -> str:
         return f"/job/{name}" if self.sandboxed else str(self.job / name)
 
     @property
     def cache(self) -> Path:
-        return self.job.parent / "cache"
+        return self.kept_cache or self.job.parent / "cache"
 
     @property
     def cache_inside(self) -> str:
@@ -89,8 +96,7 @@ def write(
     paths.out.mkdir(parents=True, exist_ok=True)
     paths.job.chmod(0o755)
     paths.out.chmod(0o777)  # ncu writes here as the sandbox's user
-    paths.cache.mkdir(exist_ok=True)
-    paths.cache.chmod(0o777)
+    _private_to_child(paths.cache, paths.sandboxed)
     (paths.job / "submission.py").write_text(source)
     d = checkpoint.definition
     with open(paths.job / "inputs.bin", "wb") as fp:
@@ -138,6 +144,45 @@ def write(
         f.chmod(0o644)
 
 
+def _private_to_child(folder: Path, sandboxed: bool) -> None:
+    """A folder only the sandbox's user (and root) can read or write."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if sandboxed and os.geteuid() == 0:
+        os.chown(folder, sandbox.NOBODY, sandbox.NOBODY)
+    folder.chmod(0o700)
+
+
+KEPT_CACHE_LIMIT = 256 << 20
+
+
+def source_cache(cache_dir: Path, source: str, device: str) -> Path:
+    """Where gradings of exactly this source keep their Triton cache.
+
+    Re-grading the same file (a new explanation, a second grading for the spread, a class
+    submitting the starter) then skips compiling every autotune config again. Only the child
+    writes there, and every child that mounts it runs this very source, so nothing one
+    submission leaves in it can reach a different submission."""
+    import triton
+
+    gpu = torch.cuda.get_device_name() if device == "cuda" else "cpu"
+    key = f"{source}\0{device}\0{gpu}\0{triton.__version__}\0{torch.__version__}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    (cache_dir / "triton-by-source").mkdir(mode=0o700, exist_ok=True)
+    return cache_dir / "triton-by-source" / digest
+
+
+def trim_kept_cache(folder: Path) -> None:
+    """Drop a kept cache that grew past KEPT_CACHE_LIMIT (a source that fills it on purpose)."""
+    total = 0
+    for root, _dirs, files in os.walk(folder):
+        for f in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(root, f)).st_size
+    if total > KEPT_CACHE_LIMIT:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def child_spec(
     paths: Paths,
     checkpoint: Checkpoint,
@@ -158,8 +203,8 @@ def child_spec(
     mounts = [
         sandbox.Mount(paths.job, "/job"),
         sandbox.Mount(paths.out, "/out", writable=True),
-        # This grading's own Triton cache, shared by its runs (correctness + benchmark, then
-        # the Nsight replays) and by no other submission; removed with the grading.
+        # The Triton cache: this grading's runs (correctness + benchmark, then the Nsight
+        # replay) share it, and so do later gradings of the very same source (source_cache).
         sandbox.Mount(paths.cache, "/cache", writable=True),
         sandbox.Mount(HARNESS_DIR, "/kgrade/harness"),
         sandbox.Mount(checkpoint.folder / "problem.py", paths.problem),

@@ -178,7 +178,12 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
     stages["inputs"] = time.monotonic() - t1
 
     root = Path(tempfile.mkdtemp(prefix="kgrade-job-", dir=options.work_dir))
-    paths = job.Paths(root / "job", root / "out", sandboxed)
+    kept = (
+        job.source_cache(options.cache_dir, source, device)
+        if options.cache_dir is not None and device == "cuda"
+        else None
+    )
+    paths = job.Paths(root / "job", root / "out", sandboxed, kept)
     try:
         flush = gpu_stage.flush_bytes() if shapes else 0
         job.write(
@@ -200,6 +205,7 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
         spec = job.child_spec(paths, checkpoint, device, child_env(device, paths))
         outcome = sandbox.run(spec, options.limits, collector, sandboxed=sandboxed)
         stages["sandbox"] = outcome.wall
+        stages.update({f"child_{k}": v for k, v in collector.result.phases.items()})
 
         ev = evaluate(runs, collector.result, outcome, options.show_hidden)
         result = GradeResult(
@@ -245,6 +251,8 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
             )
     finally:
         shutil.rmtree(root, ignore_errors=True)
+        if kept is not None:
+            job.trim_kept_cache(kept)
 
     result.level = rubric.level(result, level3_reasons)
     result.messages.insert(0, rubric.headline(result, device))

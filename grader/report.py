@@ -81,5 +81,10 @@ def _benchmark_lines(result: GradeResult) -> list[str]:
         )
     for n, r in b.geomean.items():
         lines.append(f"  geometric mean vs {n}: {r.median:.2f}× [{r.low:.2f}, {r.high:.2f}]")
+    if b.unpaired_baselines:
+        lines.append(
+            f"  ({', '.join(b.unpaired_baselines)}: timed by the grader outside the sandbox, "
+            "the same way but not interleaved with yours; cached per GPU and version)"
+        )
     lines += [f"  FLAG: {f}" for f in b.flags]
     return lines

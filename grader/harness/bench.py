@@ -26,9 +26,9 @@ from typing import IO, Any
 
 import torch
 from harness import wire
+from harness.timing import timed_call
 
 Fn = Callable[..., Any]
-HOST_SLACK_CYCLES = 1_000_000  # ~0.5 ms at 2 GHz: longer than any launch path we have seen
 
 
 def load_baselines(path: str, names: list[str]) -> dict[str, Fn]:
@@ -79,21 +79,9 @@ def benchmark(
         order = names if r % 2 == 0 else list(reversed(names))
         for name in order:
             args = _fill(buffers, sets[k])
-            torch.cuda.synchronize()
-            flush.zero_()
-            # Keep the GPU busy while the host records the start event and launches: the
-            # interval then holds the GPU's work, not Python's launch latency (20-60 µs for a
-            # Triton launch against a few µs for a PyTorch op, which would swamp short kernels).
-            torch.cuda._sleep(HOST_SLACK_CYCLES)
-            start, end, after = (torch.cuda.Event(enable_timing=True) for _ in range(3))
-            start.record()
-            result = impls[name](*args)
-            end.record()
-            torch.cuda.synchronize()
-            after.record()
-            after.synchronize()
-            times[name].append(start.elapsed_time(end) * 1e3)
-            synced[name].append(start.elapsed_time(after) * 1e3)
+            elapsed, until_synced, result = timed_call(impls[name], args, flush)
+            times[name].append(elapsed)
+            synced[name].append(until_synced)
             if name == "submission" and r in verify:
                 header: dict[str, Any] = {"type": "bench_output", "shape": shape["id"], "round": r}
                 if type(result) is not torch.Tensor:

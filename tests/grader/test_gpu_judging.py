@@ -197,3 +197,62 @@ def test_an_explanation_without_numbers_is_not_backed() -> None:
 def test_shapes_are_not_mistaken_for_ratios() -> None:
     check = explanation.check(GOOD + " Measured at 8192×4096.", RUBRIC, _bench(), _profile())
     assert check.backed, check.messages
+
+
+def test_a_baseline_timed_apart_is_judged_against_every_submission_round() -> None:
+    """torch.compile is timed by the parent, not paired: its ratio is its median time over each
+    of the submission's rounds, and the result names it as timed apart."""
+    sub = [10.0, 10.5, 9.5, 10.2, 9.8] * 6
+    raw = {
+        0: {
+            "times": {"torch": [20.0] * 30, "submission": sub},
+            "synced": {"torch": [25.0] * 30, "submission": [t + 5.0 for t in sub]},
+        }
+    }
+    b = benchmark.judge(
+        [_shape(1 << 20)],
+        raw,
+        CAL,
+        "NVIDIA H200",
+        "torch",
+        {0: {"compile": [15.0, 14.0, 16.0] * 10}},
+    )
+    s = b.shapes[0]
+    assert s.times_us["compile"] == 15.0
+    assert s.speedup["compile"].median == pytest.approx(15.0 / 10.0)
+    assert s.speedup["compile"].low < 1.5 < s.speedup["compile"].high
+    assert b.geomean["compile"].median == pytest.approx(1.5)
+    assert b.unpaired_baselines == ["compile"]
+    assert b.geomean["torch"].median == pytest.approx(2.0, rel=0.01)  # the paired one unchanged
+
+
+def test_phase_frames_are_kept_as_diagnostics_and_bounded() -> None:
+    import io
+
+    from grader.evaluate import Collector
+    from grader.harness import wire
+
+    buf = io.BytesIO()
+    for i in range(20):
+        wire.write_frame(buf, {"type": "phase", "name": f"p{i}" * 30, "seconds": i})
+    wire.write_frame(buf, {"type": "phase", "name": 3, "seconds": "x"})
+    buf.seek(0)
+    c = Collector([], {}, 1 << 20)
+    c(buf)
+    assert len(c.result.phases) == 8
+    assert all(len(k) <= 20 for k in c.result.phases)
+
+
+def test_kept_triton_cache_is_per_source_and_trimmed(tmp_path: Path) -> None:
+    from grader import job
+
+    a = job.source_cache(tmp_path, "src A", "cpu")
+    assert a == job.source_cache(tmp_path, "src A", "cpu")
+    assert a != job.source_cache(tmp_path, "src A ", "cpu")
+    a.mkdir()
+    (a / "small").write_bytes(b"x" * 10)
+    job.trim_kept_cache(a)
+    assert a.exists()
+    (a / "big").write_bytes(b"x" * (job.KEPT_CACHE_LIMIT + 1))
+    job.trim_kept_cache(a)
+    assert not a.exists()

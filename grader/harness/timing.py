@@ -1,0 +1,33 @@
+"""One timed GPU call, the same way for the sandboxed child and for the trusted parent (which
+times the `torch.compile` baseline itself). Only torch is imported here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+HOST_SLACK_CYCLES = 1_000_000  # ~0.5 ms at 2 GHz: longer than any launch path we have seen
+
+
+def timed_call(
+    fn: Callable[..., Any], args: list[Any], flush: torch.Tensor
+) -> tuple[float, float, Any]:
+    """(µs between the events around the call, µs until a device-wide synchronize, result).
+
+    The L2 is flushed first. The GPU is kept busy (a spin kernel) while the host records the
+    start event and launches: the interval then holds the GPU's work, not Python's launch
+    latency (20-60 µs for a Triton launch against a few µs for a PyTorch op, which would swamp
+    short kernels)."""
+    torch.cuda.synchronize()
+    flush.zero_()
+    torch.cuda._sleep(HOST_SLACK_CYCLES)
+    start, end, after = (torch.cuda.Event(enable_timing=True) for _ in range(3))
+    start.record()
+    result = fn(*args)
+    end.record()
+    torch.cuda.synchronize()
+    after.record()
+    after.synchronize()
+    return start.elapsed_time(end) * 1e3, start.elapsed_time(after) * 1e3, result
