@@ -7,6 +7,7 @@ on a free port with its data in a temporary folder, gone at the end. Shared by t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -155,10 +156,8 @@ class PrivatePostgres:
         self._as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"])
 
     def destroy(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
             self.stop("immediate")
-        except subprocess.CalledProcessError:
-            pass  # already stopped
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
