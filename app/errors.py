@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -13,6 +16,30 @@ class ApiError(Exception):
     def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
         super().__init__(message)
         self.status, self.message, self.headers = status, message, headers or {}
+
+
+class ErrorOut(BaseModel):
+    """Every 4xx/5xx of the API: one line of JSON (some add fields, e.g. a validation report)."""
+
+    error: str
+
+
+_MEANING = {
+    400: "Bad input (empty source, bad link, bad checkpoint files).",
+    401: "No bearer token, or an unknown one.",
+    403: "Your role may not do this.",
+    404: "No such thing, or not yours to see.",
+    409: "Not possible in its current state.",
+    413: "The source is over 256 KiB.",
+    422: "The request does not match the schema (or, for a checkpoint, did not validate).",
+    429: "Over the hourly quota; Retry-After says when to try again.",
+    503: "The database or the grading queue is unavailable; nothing was changed.",
+}
+
+
+def documented(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The `responses` of a route or router: these error statuses, with their body."""
+    return {c: {"model": ErrorOut, "description": _MEANING[c]} for c in codes}
 
 
 def install(app: FastAPI) -> None:

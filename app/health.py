@@ -14,7 +14,16 @@ from app.models import WorkerSeen, now
 router = APIRouter(tags=["health"])
 
 
-@router.get("/api/health")
+@router.get(
+    "/api/health",
+    responses={
+        200: {"description": "All up.", "content": {"application/json": {}}},
+        503: {
+            "description": "Something is down: the body says what.",
+            "content": {"application/json": {}},
+        },
+    },
+)
 def health() -> JSONResponse:
     body: dict[str, Any] = {"database": "ok", "broker": "ok", "workers": []}
     ok = True

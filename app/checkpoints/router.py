@@ -7,12 +7,14 @@ from pydantic import BaseModel, Field
 
 from app.checkpoints import service
 from app.deps import CurrentUser, require
-from app.errors import ApiError
+from app.errors import ApiError, documented
 from app.models import Role, User
 from app.settings import get_settings
 from grader import checkpoints
 
-router = APIRouter(prefix="/api/checkpoints", tags=["checkpoints"])
+router = APIRouter(
+    prefix="/api/checkpoints", tags=["checkpoints"], responses=documented(400, 401, 422, 503)
+)
 
 
 def _public(c: checkpoints.Checkpoint) -> dict[str, Any]:
@@ -40,7 +42,7 @@ def list_(_: CurrentUser) -> list[dict[str, Any]]:
     return [_public(c) for c in all_checkpoints()]
 
 
-@router.get("/{checkpoint_id}")
+@router.get("/{checkpoint_id}", responses=documented(404))
 def read(checkpoint_id: str, _: CurrentUser) -> dict[str, Any]:
     try:
         return _public(checkpoints.get(checkpoint_id, get_settings().all_checkpoint_dirs))
@@ -65,7 +67,7 @@ class OpenIn(BaseModel):
 Admin = require(Role.ADMIN)
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, responses=documented(403, 409))
 def create(body: CheckpointIn, response: Response, _: User = Admin) -> dict[str, Any]:
     report = service.create(
         get_settings(), body.definition, body.problem, body.reference, body.starter, body.wrong
@@ -76,7 +78,7 @@ def create(body: CheckpointIn, response: Response, _: User = Admin) -> dict[str,
     return report
 
 
-@router.patch("/{checkpoint_id}")
+@router.patch("/{checkpoint_id}", responses=documented(403, 404, 409))
 def update(checkpoint_id: str, body: OpenIn, _: User = Admin) -> dict[str, Any]:
     service.set_open(get_settings(), checkpoint_id, body.open)
     return _public(checkpoints.get(checkpoint_id, get_settings().all_checkpoint_dirs))

@@ -2,18 +2,21 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import asdict
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter
 from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
 from app.deps import SessionDep, require
+from app.errors import documented
 from app.leaderboard import service
 from app.models import Role, User
 
-router = APIRouter(tags=["leaderboard"])
+router = APIRouter(tags=["leaderboard"], responses=documented(401, 403, 422, 503))
 Staff = require(Role.INSTRUCTOR, Role.ADMIN)
 
 
@@ -43,10 +46,21 @@ def csv_text(session: Session, checkpoint: str) -> str:
     return buf.getvalue()
 
 
-@router.get("/api/export/{checkpoint}.csv")
+def attachment(filename: str) -> str:
+    """A Content-Disposition header for any name: headers are Latin-1, and a quote would end
+    the parameter, so an ASCII fallback plus the exact name in RFC 5987 form."""
+    plain = re.sub(r"[^A-Za-z0-9._-]", "_", filename)
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(filename, safe='')}"
+
+
+@router.get(
+    "/api/export/{checkpoint}.csv",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}}, "description": "One line per student."}},
+)
 def export(checkpoint: str, session: SessionDep, _: User = Staff) -> Response:
     return Response(
         csv_text(session, checkpoint),
         media_type="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{checkpoint}.csv"'},
+        headers={"Content-Disposition": attachment(f"{checkpoint}.csv")},
     )

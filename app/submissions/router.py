@@ -6,8 +6,8 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from app import queue
-from app.deps import CurrentUser, SessionDep, require
-from app.errors import ApiError
+from app.deps import CurrentUser, RowId, SessionDep, require
+from app.errors import ApiError, documented
 from app.models import Role, Submission, User
 from app.settings import get_settings
 from app.submissions import grading_review as review
@@ -15,7 +15,9 @@ from app.submissions import service
 from app.submissions.schemas import SubmissionIn, SubmissionOut, SubmissionRow
 
 log = logging.getLogger(__name__)
-router = APIRouter(prefix="/api/submissions", tags=["submissions"])
+router = APIRouter(
+    prefix="/api/submissions", tags=["submissions"], responses=documented(400, 401, 422, 503)
+)
 Staff = require(Role.INSTRUCTOR, Role.ADMIN)
 
 
@@ -37,7 +39,12 @@ def out(sub: Submission) -> SubmissionOut:
     )
 
 
-@router.post("", status_code=201, response_model=SubmissionOut)
+@router.post(
+    "",
+    status_code=201,
+    response_model=SubmissionOut,
+    responses=documented(404, 409, 413, 429),
+)
 def create(body: SubmissionIn, user: CurrentUser, session: SessionDep) -> SubmissionOut:
     if not queue.broker_reachable():
         raise ApiError(
@@ -54,8 +61,8 @@ def create(body: SubmissionIn, user: CurrentUser, session: SessionDep) -> Submis
     return out(sub)
 
 
-@router.get("/{submission_id}", response_model=SubmissionOut)
-def read(submission_id: int, user: CurrentUser, session: SessionDep) -> SubmissionOut:
+@router.get("/{submission_id}", response_model=SubmissionOut, responses=documented(404))
+def read(submission_id: RowId, user: CurrentUser, session: SessionDep) -> SubmissionOut:
     return out(service.readable(session, user, submission_id))
 
 
@@ -99,25 +106,25 @@ class DecisionIn(BaseModel):
     note: str = ""
 
 
-@router.post("/{submission_id}/override")
+@router.post("/{submission_id}/override", responses=documented(403, 404, 409))
 def override(
-    submission_id: int, body: OverrideIn, session: SessionDep, user: User = Staff
+    submission_id: RowId, body: OverrideIn, session: SessionDep, user: User = Staff
 ) -> dict[str, object]:
     sub = service.readable(session, user, submission_id)
     review.override(session, sub, user, body.level, body.note)
     return {"id": sub.id, "level": sub.level, "overrides": review.history(session, sub)}
 
 
-@router.get("/{submission_id}/overrides")
+@router.get("/{submission_id}/overrides", responses=documented(404))
 def overrides(
-    submission_id: int, user: CurrentUser, session: SessionDep
+    submission_id: RowId, user: CurrentUser, session: SessionDep
 ) -> list[dict[str, object]]:
     return review.history(session, service.readable(session, user, submission_id))
 
 
-@router.post("/{submission_id}/evidence", status_code=201)
+@router.post("/{submission_id}/evidence", status_code=201, responses=documented(404, 409))
 def evidence(
-    submission_id: int, body: EvidenceIn, user: CurrentUser, session: SessionDep
+    submission_id: RowId, body: EvidenceIn, user: CurrentUser, session: SessionDep
 ) -> dict[str, object]:
     ev = review.attach_evidence(
         session, service.readable(session, user, submission_id), user, body.url
@@ -125,9 +132,9 @@ def evidence(
     return {"id": ev.id, "status": ev.status, "url": ev.url}
 
 
-@router.post("/evidence/{evidence_id}/decision")
+@router.post("/evidence/{evidence_id}/decision", responses=documented(403, 404, 409))
 def decision(
-    evidence_id: int, body: DecisionIn, session: SessionDep, user: User = Staff
+    evidence_id: RowId, body: DecisionIn, session: SessionDep, user: User = Staff
 ) -> dict[str, object]:
     ev = review.decide(session, evidence_id, user, body.approve, body.note)
     return {"id": ev.id, "status": ev.status}

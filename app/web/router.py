@@ -13,9 +13,10 @@ from sqlalchemy import select
 from app import queue
 from app.checkpoints import service as cp_service
 from app.checkpoints.router import all_checkpoints
-from app.deps import SessionDep, hash_token, is_staff
+from app.deps import RowId, SessionDep, hash_token, is_staff
 from app.errors import ApiError
 from app.leaderboard import service as boards
+from app.leaderboard.router import attachment
 from app.models import Evidence, EvidenceStatus, Role, User
 from app.settings import get_settings
 from app.submissions import grading_review as review
@@ -180,7 +181,7 @@ def _view(sub: Any) -> dict[str, Any]:
 
 
 @router.get("/submissions/{sid}")
-def submission_page(sid: int, request: Request, db: SessionDep) -> Response:
+def submission_page(sid: RowId, request: Request, db: SessionDep) -> Response:
     user, data = _user(request, db)
     try:
         sub = service.readable(db, user, sid)
@@ -190,7 +191,7 @@ def submission_page(sid: int, request: Request, db: SessionDep) -> Response:
 
 
 @router.get("/submissions/{sid}/status")
-def submission_status(sid: int, request: Request, db: SessionDep) -> Response:
+def submission_status(sid: RowId, request: Request, db: SessionDep) -> Response:
     """The live part: polled by htmx every second until the grading is done."""
     user, _ = _user(request, db)
     sub = service.readable(db, user, sid)
@@ -198,7 +199,7 @@ def submission_status(sid: int, request: Request, db: SessionDep) -> Response:
 
 
 @router.get("/submissions/{sid}/report.ncu-rep")
-def report(sid: int, request: Request, db: SessionDep) -> Response:
+def report(sid: RowId, request: Request, db: SessionDep) -> Response:
     user, _ = _user(request, db)
     sub = service.readable(db, user, sid)
     path = get_settings().home / "reports" / str(sub.id) / "submission-full.ncu-rep"
@@ -260,13 +261,13 @@ def leaderboard_csv(checkpoint: str, request: Request, db: SessionDep) -> Respon
     return Response(
         csv_text(db, checkpoint),
         media_type="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{checkpoint}.csv"'},
+        headers={"Content-Disposition": attachment(f"{checkpoint}.csv")},
     )
 
 
 @router.post("/submissions/{sid}/override")
 def override(
-    sid: int,
+    sid: RowId,
     request: Request,
     db: SessionDep,
     level: Annotated[int, Form()],
@@ -288,7 +289,7 @@ def override(
 
 @router.post("/evidence/{eid}/decision")
 def decide(
-    eid: int,
+    eid: RowId,
     request: Request,
     db: SessionDep,
     approve: Annotated[str, Form()],
