@@ -49,12 +49,7 @@ def install_dirs(ncu: str) -> list[str]:
     return [d for d in dict.fromkeys(dirs) if not d.startswith("/usr/")]
 
 
-def profile_args(report: str) -> list[str]:
-    """One ncu run for the evidence and the downloadable report: `--set full` on every kernel
-    between cudaProfilerStart and Stop (the submission's and each baseline's, told apart by
-    their NVTX ranges), plus METRICS.
-    One run instead of a metrics run and a full run saves a second start of Python, torch,
-    CUDA and the submission under the profiler (about 10 s a grading on an H200)."""
+def metrics_args(report: str) -> list[str]:
     return [
         "--target-processes",
         "all",
@@ -63,10 +58,28 @@ def profile_args(report: str) -> list[str]:
         "--nvtx",
         "--clock-control",
         "none",
-        "--set",
-        "full",
         "--metrics",
         ",".join(METRICS),
+        "-f",
+        "-o",
+        report,
+    ]
+
+
+def full_args(report: str, kernel: str) -> list[str]:
+    return [
+        "--target-processes",
+        "all",
+        "--profile-from-start",
+        "off",
+        "--clock-control",
+        "none",
+        "--set",
+        "full",
+        "-k",
+        f"regex:{re.escape(kernel)[:200]}",
+        "-c",
+        "1",
         "-f",
         "-o",
         report,
