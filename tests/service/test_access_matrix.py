@@ -1,0 +1,258 @@
+"""Who may do what: every endpoint of the app × every role, on a student's own submission and on
+someone else's.
+
+Actors: anonymous, `student` (ann, who owns the submission and its evidence), `other` (bob, a
+student too), `instructor`, `admin` (the roles of app/models.py). The API is called with a
+bearer token, the pages with a signed-in session and its CSRF token. Each cell starts from the
+same fresh database. The endpoints are read from the app's routes: one without a row here fails
+`test_every_endpoint_has_a_row`.
+
+A cell is the status expected, or (303, where the redirect goes). Requests are valid, so that
+an allowed cell shows the endpoint working (2xx/3xx) or refusing for a reason that is not access
+(409 for a built-in checkpoint: nothing on disk changes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+from starlette.routing import Mount, Route
+
+ACTORS = ("anonymous", "student", "other", "instructor", "admin")
+CK = "c3a-vector-add"
+SIGNIN = (303, "/signin")
+Expect = int | tuple[int, str]
+Body = Callable[[dict[str, Any]], dict[str, Any]]
+
+ALL_200 = (200,) * 5
+API_ALL = (401, 200, 200, 200, 200)
+API_OWN = (401, 200, 404, 200, 200)
+API_STAFF = (401, 403, 403, 200, 200)
+API_ADMIN_BUILTIN = (401, 403, 403, 403, 409)  # allowed, refused because it is built-in
+PAGE_ALL = (SIGNIN, 200, 200, 200, 200)
+PAGE_OWN = (SIGNIN, 200, 404, 200, 200)
+PAGE_STAFF = (SIGNIN, 403, 403, 200, 200)
+TO_SUB = (303, "/submissions/")
+
+
+def _nothing(_: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+def _builtin_checkpoint(_: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "json": {
+            "definition": f'id = "{CK}"\n',
+            "problem": "",
+            "reference": "",
+            "wrong": {},
+        }
+    }
+
+
+def _builtin_upload(c: dict[str, Any]) -> dict[str, Any]:
+    files = [
+        ("definition", ("checkpoint.toml", f'id = "{CK}"\n')),
+        ("problem", ("problem.py", "")),
+        ("reference", ("reference.py", "")),
+        ("wrong", ("bad.py", "")),
+    ]
+    return {"data": {"csrf": c["csrf"]}, "files": files}
+
+
+# (method, path) → (request body from the context, expected per actor in ACTORS order)
+MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
+    # public
+    ("GET", "/api/health"): (_nothing, ALL_200),
+    ("GET", "/openapi.json"): (_nothing, ALL_200),
+    ("GET", "/docs"): (_nothing, ALL_200),
+    ("GET", "/docs/oauth2-redirect"): (_nothing, ALL_200),
+    ("GET", "/redoc"): (_nothing, ALL_200),
+    # the JSON API
+    ("POST", "/api/submissions"): (
+        lambda c: {"json": {"checkpoint": CK, "source": c["source"]}},
+        (401, 201, 201, 201, 201),
+    ),
+    ("GET", "/api/submissions"): (_nothing, API_ALL),
+    ("GET", "/api/submissions/{submission_id}"): (_nothing, API_OWN),
+    ("GET", "/api/submissions/{submission_id}/overrides"): (_nothing, API_OWN),
+    ("POST", "/api/submissions/{submission_id}/override"): (
+        lambda c: {"json": {"level": 2, "note": "matrix"}},
+        API_STAFF,
+    ),
+    ("POST", "/api/submissions/{submission_id}/evidence"): (
+        lambda c: {"json": {"url": "https://example.com/pr/2"}},
+        (401, 201, 404, 404, 404),  # only the author attaches evidence to their submission
+    ),
+    ("POST", "/api/submissions/evidence/{evidence_id}/decision"): (
+        lambda c: {"json": {"approve": False, "note": "matrix"}},
+        API_STAFF,
+    ),
+    ("GET", "/api/checkpoints"): (_nothing, API_ALL),
+    ("GET", "/api/checkpoints/{checkpoint_id}"): (_nothing, API_ALL),
+    ("POST", "/api/checkpoints"): (_builtin_checkpoint, API_ADMIN_BUILTIN),
+    ("PATCH", "/api/checkpoints/{checkpoint_id}"): (
+        lambda c: {"json": {"open": False}},
+        API_ADMIN_BUILTIN,
+    ),
+    ("GET", "/api/leaderboard/{checkpoint}"): (_nothing, API_STAFF),
+    ("GET", "/api/export/{checkpoint}.csv"): (_nothing, API_STAFF),
+    # the pages
+    ("GET", "/"): (_nothing, (SIGNIN, *(((303, "/submit"),) * 4))),
+    ("GET", "/signin"): (_nothing, ALL_200),
+    ("POST", "/signin"): (
+        lambda c: {"data": {"token": c["token"]}},
+        (401, *(((303, "/submit"),) * 4)),
+    ),
+    ("POST", "/signout"): (_nothing, ((303, "/signin"),) * 5),
+    ("GET", "/submit"): (_nothing, PAGE_ALL),
+    ("POST", "/submit"): (
+        lambda c: {"data": {"checkpoint": CK, "csrf": c["csrf"], "source": c["source"]}},
+        (SIGNIN, TO_SUB, TO_SUB, TO_SUB, TO_SUB),
+    ),
+    ("GET", "/submissions/{sid}"): (_nothing, PAGE_OWN),
+    ("GET", "/submissions/{sid}/status"): (_nothing, PAGE_OWN),
+    ("GET", "/submissions/{sid}/report.ncu-rep"): (_nothing, PAGE_OWN),
+    ("GET", "/history"): (_nothing, PAGE_ALL),
+    ("GET", "/leaderboard/{checkpoint}"): (_nothing, PAGE_STAFF),
+    ("GET", "/leaderboard/{checkpoint}/grades.csv"): (_nothing, PAGE_STAFF),
+    ("POST", "/submissions/{sid}/override"): (
+        lambda c: {"data": {"level": "2", "note": "matrix", "csrf": c["csrf"]}},
+        (SIGNIN, 403, 403, TO_SUB, TO_SUB),
+    ),
+    ("POST", "/evidence/{eid}/decision"): (
+        lambda c: {"data": {"approve": "no", "csrf": c["csrf"], "back": "/history"}},
+        (SIGNIN, 403, 403, (303, "/history"), (303, "/history")),
+    ),
+    ("GET", "/admin/checkpoints"): (_nothing, (SIGNIN, 403, 403, 403, 200)),
+    ("POST", "/admin/checkpoints"): (_builtin_upload, (SIGNIN, 403, 403, 403, 409)),
+    ("POST", "/admin/checkpoints/{checkpoint_id}/open"): (
+        lambda c: {"data": {"open": "no", "csrf": c["csrf"]}},
+        (SIGNIN, 403, 403, 403, 409),
+    ),
+}
+
+
+def _routes(routes: list[Any], prefix: str = "") -> Iterator[tuple[str, str]]:
+    for r in routes:
+        if isinstance(r, APIRoute | Route):
+            for m in sorted((r.methods or set()) - {"HEAD"}):
+                yield m, prefix + r.path
+        elif isinstance(r, Mount):
+            continue  # /static: files, public
+        elif hasattr(r, "original_router"):  # FastAPI's included routers
+            yield from _routes(r.original_router.routes, prefix + r.include_context.prefix)
+
+
+def test_every_endpoint_has_a_row() -> None:
+    from app.main import create_app
+
+    routes = set(_routes(create_app().routes))
+    assert routes - set(MATRIX) == set(), "endpoints with no row in the access matrix"
+    assert set(MATRIX) - routes == set(), "rows for endpoints that no longer exist"
+
+
+@pytest.fixture
+def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
+    """world() → a fresh database: the five actors, ann's graded submission with a pending
+    evidence link and an Nsight report, and the tokens."""
+    from app.db import engine, transaction
+    from app.models import Evidence, Status, Submission
+    from app.users import service
+
+    def make() -> dict[str, Any]:
+        with engine().begin() as conn:
+            conn.execute(
+                text(
+                    "TRUNCATE evidence, level_overrides, submissions, users, workers "
+                    "RESTART IDENTITY"
+                )
+            )
+        tokens: dict[str, str | None] = {"anonymous": None}
+        with transaction() as session:
+            for actor, name, role in (
+                ("student", "ann", "student"),
+                ("other", "bob", "student"),
+                ("instructor", "prof", "instructor"),
+                ("admin", "root", "admin"),
+            ):
+                user, tokens[actor] = service.add(session, name, role)
+                if name == "ann":
+                    ann = user
+            sub = Submission(
+                user_id=ann.id,
+                checkpoint=CK,
+                source="# ann's kernel",
+                status=Status.DONE,
+                stage="done",
+                verdict="correct",
+                level=3,
+                result={"verdict": "correct", "level": 3, "cases": [], "messages": []},
+            )
+            session.add(sub)
+            session.flush()
+            ev = Evidence(submission_id=sub.id, url="https://example.com/pr/1")
+            session.add(ev)
+            session.flush()
+            ids = {"sid": sub.id, "eid": ev.id}
+        report = Path(service_env["KGRADE_HOME"]) / "reports" / str(ids["sid"])
+        report.mkdir(parents=True, exist_ok=True)
+        (report / "submission-full.ncu-rep").write_bytes(b"NCU")
+        return {"tokens": tokens, **ids}
+
+    return make
+
+
+def _client(world: dict[str, Any], actor: str, web: bool) -> tuple[TestClient, dict[str, Any]]:
+    from app.main import create_app
+
+    client = TestClient(create_app(), follow_redirects=False, raise_server_exceptions=False)
+    token = world["tokens"][actor]
+    ctx = {
+        "token": token or "not-a-token",
+        "csrf": "no-session",
+        "source": (Path(__file__).parents[2] / "reference_kernels/c3a_vector_add/reference.py")
+        .read_text()
+        .strip(),
+    }
+    if token and web:
+        assert client.post("/signin", data={"token": token}).status_code == 303
+        page = client.get("/submit").text
+        match = re.search(r'name="csrf" value="([^"]+)"', page)
+        assert match, "no CSRF token on the submit page"
+        ctx["csrf"] = match.group(1)
+    elif token:
+        client.headers["Authorization"] = f"Bearer {token}"
+    return client, ctx
+
+
+@pytest.mark.parametrize(("method", "path"), sorted(MATRIX), ids=lambda x: str(x))
+def test_access(world, method: str, path: str) -> None:  # type: ignore[no-untyped-def]
+    body, expected = MATRIX[(method, path)]
+    wrong = []
+    for actor, want in zip(ACTORS, expected, strict=True):
+        w = world()
+        client, ctx = _client(w, actor, web=not path.startswith("/api/"))
+        url = path.format(
+            submission_id=w["sid"],
+            sid=w["sid"],
+            evidence_id=w["eid"],
+            eid=w["eid"],
+            checkpoint_id=CK,
+            checkpoint=CK,
+        )
+        r = client.request(method, url, **body(ctx))
+        got: Expect = r.status_code
+        if isinstance(want, tuple):
+            where = r.headers.get("location", "")
+            got = (r.status_code, want[1] if where.startswith(want[1]) else where)
+        if got != want:
+            wrong.append(f"{actor}: expected {want}, got {got} {r.text[:120]!r}")
+    assert not wrong, f"{method} {path}\n" + "\n".join(wrong)
