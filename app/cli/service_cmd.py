@@ -1,4 +1,4 @@
-"""Operator commands: `serve` (API + a worker), `worker`, `migrate`, `users add`."""
+"""Operator commands: `serve` (API + a worker), `api`, `worker`, `migrate`, `users add`."""
 
 from __future__ import annotations
 
@@ -96,6 +96,12 @@ def cmd_worker(args: argparse.Namespace) -> int:
     os.execv(sys.executable, worker_argv(queues, beat=args.beat))
 
 
+def cmd_api(args: argparse.Namespace) -> int:
+    from app.cli import api_cmd
+
+    return api_cmd.cmd_api(args)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -126,6 +132,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser("serve", help="serve the API and run a worker (embedded default)")
     p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("api", help="serve the API only, in N processes (production)")
+    p.add_argument("--host", help="default: KGRADE_HOST")
+    p.add_argument("--port", type=int, help="default: KGRADE_PORT")
+    p.add_argument("--workers", type=int, help="processes (default: one per CPU core)")
+    p.set_defaults(func=cmd_api)
     p = sub.add_parser("worker", help="run a grading worker")
     p.add_argument("--gpu", action="store_true", help="serve this machine's GPU queue")
     p.add_argument("--beat", action="store_true", help="also run the reconciler's schedule")

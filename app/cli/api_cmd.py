@@ -1,0 +1,44 @@
+"""`kgrade api`: the API alone, in N processes, as deployed (migrations and workers run
+elsewhere: docker-compose's migrate and worker services)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+
+import uvicorn
+from uvicorn.supervisors import Multiprocess
+
+from app.settings import get_settings
+
+
+class NodelayConfig(uvicorn.Config):
+    """uvicorn's Config with a listener that keeps TCP_NODELAY on accepted connections.
+
+    With --workers N uvicorn binds the socket itself with proto 0 and hands it to its worker
+    processes; accepted sockets inherit proto 0, asyncio then leaves Nagle's algorithm on, and
+    every keep-alive request after the first waits for the client's delayed ACK, ~45 ms each
+    (uvicorn issue #3149). The one-process path (`kgrade serve`) is not affected."""
+
+    def bind_socket(self) -> socket.socket:
+        sock = super().bind_socket()
+        if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.proto == 0:
+            family, kind = sock.family, sock.type
+            return socket.socket(family, kind, socket.IPPROTO_TCP, fileno=sock.detach())
+        return sock
+
+
+def api_config(host: str, port: int, workers: int) -> NodelayConfig:
+    return NodelayConfig("app.main:app", host=host, port=port, workers=workers)
+
+
+def cmd_api(args: argparse.Namespace) -> int:
+    s = get_settings()
+    workers = args.workers or os.cpu_count() or 1
+    config = api_config(args.host or s.host, args.port or s.port, workers)
+    if workers > 1:
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+    else:
+        uvicorn.Server(config).run()
+    return 0
