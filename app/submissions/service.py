@@ -7,6 +7,7 @@ from datetime import timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.checkpoints import registry
 from app.deps import is_staff
 from app.errors import ApiError
 from app.models import Submission, User, now
@@ -35,7 +36,7 @@ def admit(
     if not source.strip():
         raise ApiError(400, "the source is empty")
     try:
-        checkpoint = checkpoints.get(checkpoint_id, s.all_checkpoint_dirs)
+        checkpoint = registry.get(checkpoint_id, s.all_checkpoint_dirs)
     except checkpoints.CheckpointError as exc:
         raise ApiError(404, str(exc)) from exc
     if not checkpoint.definition.open:
