@@ -17,7 +17,7 @@ def options(
     report_dir: Path | None = None,
     time_limit: float | None = None,
     unsafe_no_sandbox: bool = False,
-    profile: bool = True,
+    profile: bool | None = None,
 ) -> GradeOptions:
     cpu = device == "cpu"
     limits = Limits(
@@ -31,7 +31,7 @@ def options(
         limits=limits,
         unsafe_no_sandbox=unsafe_no_sandbox,
         explanation=explanation,
-        profile=profile,
+        profile=s.gpu_profile if profile is None else profile,
         cache_dir=s.home,
         report_dir=report_dir,
     )

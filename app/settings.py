@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     memory_limit_gib: float = Field(8.0, gt=0, description="host memory of the sandbox tree")
     max_processes: int = Field(256, ge=16)
     output_limit_kib: int = Field(64, ge=1, description="captured stdout/stderr kept")
+    # Nsight Compute on GPU workers. Off: no profile, so no level 3 (the grade says why); for
+    # a worker whose ncu cannot read counters, or to measure the rest of the pipeline alone.
+    gpu_profile: bool = True
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
 

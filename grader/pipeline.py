@@ -63,6 +63,8 @@ def versions() -> dict[str, str]:
     if torch.cuda.is_available():
         out["gpu"] = torch.cuda.get_device_name()
         out["cuda"] = str(torch.version.cuda)
+        props = torch.cuda.get_device_properties(torch.cuda.current_device())
+        out["gpu_uuid"] = str(getattr(props, "uuid", "unknown"))  # which card graded it
     return out
 
 

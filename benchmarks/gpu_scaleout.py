@@ -1,0 +1,253 @@
+"""One GPU worker, then two, on one host: the same batch through the real service.
+
+Runs the service on loopback (API under uvicorn, Redis broker, SQLite database in a fresh
+KGRADE_HOME), CPU precheck workers, and one GPU worker per GPU pinned with CUDA_VISIBLE_DEVICES.
+A warm-up grades each correct source once (calibration, the torch.compile baseline and the
+Triton caches are then in KGRADE_HOME for both runs alike); then the batch is submitted with
+one GPU worker, then again with two. Writes OUT/scaleout.json and prints a summary.
+
+    python3 benchmarks/gpu_scaleout.py OUT [--correct 8] [--total 40] [--redis redis-server]
+
+Nsight is off (KGRADE_GPU_PROFILE=false) so that both runs fit one device call; the per-stage
+cost of Nsight is in the GPU records.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNELS = ROOT / "reference_kernels"
+PORT = 8011
+REDIS_PORT = 6390
+
+
+def batch(correct: int, total: int) -> list[tuple[str, str, str]]:
+    """(label, checkpoint id, source): `correct` correct sources round-robin, then wrong ones."""
+    right = [
+        ("softmax-ref", "c3a-softmax", KERNELS / "c3a_softmax" / "reference.py"),
+        ("rmsnorm-ref", "c3a-rmsnorm", KERNELS / "c3a_rmsnorm" / "reference.py"),
+        (
+            "lab-pruned",
+            "c3a-softmax",
+            KERNELS / "c3a_softmax" / "solutions" / "correct" / "lab_a1_pruned.py",
+        ),
+    ]
+    ids = {
+        "c3a_softmax": "c3a-softmax",
+        "c3a_rmsnorm": "c3a-rmsnorm",
+        "c3a_vector_add": "c3a-vector-add",
+        "c3a_cross_entropy": "c3a-cross-entropy",
+    }
+    wrong = [
+        (f"wrong:{p.parent.parent.parent.name}/{p.stem}", ids[p.parent.parent.parent.name], p)
+        for p in sorted(KERNELS.glob("c3a_*/solutions/wrong/*.py"))
+    ]
+    out = [right[i % len(right)] for i in range(correct)]
+    out += [wrong[i % len(wrong)] for i in range(total - correct)]
+    return [(label, cid, path.read_text()) for label, cid, path in out]
+
+
+class Stack:
+    def __init__(self, home: Path, redis: str, out: Path) -> None:
+        self.home, self.out = home, out
+        self.env = {
+            **os.environ,
+            "KGRADE_HOME": str(home),
+            "KGRADE_REDIS_URL": f"redis://127.0.0.1:{REDIS_PORT}/0",
+            "KGRADE_GPU_MODELS": "h200",
+            "KGRADE_GPU_PROFILE": "false",
+            "KGRADE_SUBMISSIONS_PER_HOUR": "10000",
+        }
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.redis = redis
+
+    def spawn(self, name: str, argv: list[str], **env: str) -> subprocess.Popen[bytes]:
+        log = open(self.out / f"{name}.log", "ab")  # noqa: SIM115 - lives as long as the process
+        proc = subprocess.Popen(
+            argv, cwd=ROOT, env={**self.env, **env}, stdout=log, stderr=subprocess.STDOUT
+        )
+        self.procs.append(proc)
+        return proc
+
+    def cli(self, *args: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-m", "app.cli", *args],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
+    def stop(self) -> None:
+        for p in reversed(self.procs):
+            p.terminate()
+        for p in self.procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def wait_final(client: httpx.Client, owners: dict[int, str], limit: float) -> float:
+    """Poll each submission with its owner's token until all are done (or the limit)."""
+    start = time.monotonic()
+    pending = set(owners)
+    while pending and time.monotonic() - start < limit:
+        for sid in list(pending):
+            auth = {"Authorization": f"Bearer {owners[sid]}"}
+            r = client.get(f"/api/submissions/{sid}", headers=auth)
+            if r.status_code == 200 and r.json()["status"] == "done":
+                pending.discard(sid)
+        time.sleep(1.0)
+    return time.monotonic() - start
+
+
+def submit_all(
+    client: httpx.Client, tokens: list[str], items: list[tuple[str, str, str]]
+) -> list[tuple[int, str, str]]:
+    out = []
+    for i, (label, cid, source) in enumerate(items):
+        tok = tokens[i % len(tokens)]
+        r = client.post(
+            "/api/submissions",
+            json={"checkpoint": cid, "source": source},
+            headers={"Authorization": f"Bearer {tok}"},
+        )
+        r.raise_for_status()
+        out.append((r.json()["id"], label, tok))
+    return out
+
+
+def rows(db: Path, ids: list[int]) -> list[dict[str, Any]]:
+    con = sqlite3.connect(db)
+    con.row_factory = sqlite3.Row
+    marks = ",".join("?" * len(ids))
+    found = con.execute(f"SELECT * FROM submissions WHERE id IN ({marks})", ids).fetchall()
+    con.close()
+    out = []
+    for r in found:
+        result = json.loads(r["result"]) if r["result"] else {}
+        bench = result.get("benchmark") or {}
+        out.append(
+            {
+                "id": r["id"],
+                "status": r["status"],
+                "stage": r["stage"],
+                "attempts": r["attempts"],
+                "verdict": r["verdict"],
+                "level": r["level"],
+                "speedup": r["speedup"],
+                "claimed_by": r["claimed_by"],
+                "finished_at": r["finished_at"],
+                "gpu_uuid": (result.get("versions") or {}).get("gpu_uuid"),
+                "stages": result.get("stages"),
+                "geomean": (bench.get("geomean") or {}).get("torch"),
+            }
+        )
+    return out
+
+
+def run_batch(
+    name: str, client: httpx.Client, tokens: list[str], items: list[Any], db: Path, limit: float
+) -> dict[str, Any]:
+    t0 = time.monotonic()
+    sent = submit_all(client, tokens, items)
+    ids = [sid for sid, _, _ in sent]
+    waited = wait_final(client, {sid: tok for sid, _, tok in sent}, limit)
+    wall = time.monotonic() - t0
+    found = rows(db, ids)
+    labels = {sid: label for sid, label, _ in sent}
+    for f in found:
+        f["label"] = labels[f["id"]]
+    gpu = [f for f in found if f["gpu_uuid"]]
+    print(
+        f"{name}: {len(ids)} submitted, {sum(f['status'] == 'done' for f in found)} done in "
+        f"{wall:.1f} s ({waited:.1f} s waiting); {len(gpu)} graded on a GPU",
+        flush=True,
+    )
+    return {"name": name, "wall_s": round(wall, 2), "submissions": found}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--correct", type=int, default=8)
+    ap.add_argument("--total", type=int, default=40)
+    ap.add_argument("--redis", default="redis-server")
+    ap.add_argument("--precheck-workers", type=int, default=8)
+    ap.add_argument("--limit", type=float, default=300.0, help="seconds per run at most")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    home = Path("/tmp/kgrade-scaleout")
+    stack = Stack(home, args.redis, args.out)
+    record: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    try:
+        stack.spawn(
+            "redis",
+            [args.redis, "--port", str(REDIS_PORT), "--save", "", "--appendonly", "no"],
+        )
+        time.sleep(1)
+        stack.cli("migrate")
+        tokens = [
+            stack.cli("users", "add", f"student{i}").strip().splitlines()[-1] for i in range(8)
+        ]
+        stack.spawn(
+            "api",
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(PORT)],
+        )
+        for i in range(args.precheck_workers):
+            extra = ["--beat"] if i == 0 else []
+            stack.spawn(f"precheck{i}", [sys.executable, "-m", "app.cli", "worker", *extra])
+        gpu0 = stack.spawn(
+            "gpu0", [sys.executable, "-m", "app.cli", "worker", "--gpu"], CUDA_VISIBLE_DEVICES="0"
+        )
+        client = httpx.Client(base_url=f"http://127.0.0.1:{PORT}", timeout=30)
+        for _ in range(60):
+            try:
+                if client.get("/api/health").status_code < 500:
+                    break
+            except httpx.HTTPError:
+                time.sleep(1)
+        items = batch(args.correct, args.total)
+        distinct = list({label: (label, cid, src) for label, cid, src in items[:3]}.values())
+        # warm-up on both GPUs: each GPU worker process measures its own calibration once
+        gpu1 = stack.spawn(
+            "gpu1", [sys.executable, "-m", "app.cli", "worker", "--gpu"], CUDA_VISIBLE_DEVICES="1"
+        )
+        record["warmup"] = run_batch(
+            "warm-up", client, tokens, distinct * 2, home / "kgrade.db", 240
+        )
+        gpu1.terminate()
+        gpu1.wait(timeout=30)
+        stack.procs.remove(gpu1)
+        record["one_gpu"] = run_batch(
+            "one GPU worker", client, tokens, items, home / "kgrade.db", args.limit
+        )
+        (args.out / "scaleout.json").write_text(json.dumps(record, indent=1, default=str))
+        stack.spawn(
+            "gpu1b", [sys.executable, "-m", "app.cli", "worker", "--gpu"], CUDA_VISIBLE_DEVICES="1"
+        )
+        time.sleep(8)  # the second worker imports torch and connects before the batch lands
+        record["two_gpus"] = run_batch(
+            "two GPU workers", client, tokens, items, home / "kgrade.db", args.limit
+        )
+        assert gpu0.poll() is None, "the first GPU worker died"
+    finally:
+        (args.out / "scaleout.json").write_text(json.dumps(record, indent=1, default=str))
+        stack.stop()
+
+
+if __name__ == "__main__":
+    main()
