@@ -29,6 +29,11 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
 
+# Connections per process: the API lets at most this many requests use the database at once
+# (app.deps.db_slot), fewer than its threads, so that none waits for a connection in a thread.
+POOL_SIZE, MAX_OVERFLOW = 10, 20
+
+
 @lru_cache(maxsize=4)
 def engine_for(url: str) -> Engine:
     if url.startswith("sqlite"):
@@ -42,7 +47,7 @@ def engine_for(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=MAX_OVERFLOW)
 
 
 def engine() -> Engine:

@@ -2,20 +2,40 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any
+from weakref import WeakKeyDictionary
 
 from fastapi import Depends, Header, Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.db import sessions
+from app.db import MAX_OVERFLOW, POOL_SIZE, sessions
 from app.errors import ApiError
 from app.models import Role, User
 
+# FastAPI runs sync dependencies and endpoints in anyio's pool of 40 threads, and a request holds
+# its connection from its first query (the token check) to its end, across several trips to that
+# pool. With more requests in flight than connections, threads blocked waiting for a connection
+# starve the requests holding one of the threads they need to finish: a deadlock that only the
+# pool's 30 s timeout breaks, as a 500 (100 students posting at once: 40 of them). So a request
+# first waits here, in the event loop, for one of as many slots as there are connections.
+DB_SLOTS = POOL_SIZE + MAX_OVERFLOW
+_slots: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = WeakKeyDictionary()
 
-def get_session() -> Iterator[Session]:
+
+async def db_slot() -> AsyncIterator[None]:
+    loop = asyncio.get_running_loop()
+    slots = _slots.get(loop)
+    if slots is None:
+        slots = _slots[loop] = asyncio.Semaphore(DB_SLOTS)
+    async with slots:
+        yield
+
+
+def get_session(_: Annotated[None, Depends(db_slot)]) -> Iterator[Session]:
     with sessions()() as session:
         try:
             yield session

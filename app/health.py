@@ -3,12 +3,13 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from sqlalchemy import select, text
 
 from app import queue
 from app.db import sessions
+from app.deps import db_slot
 from app.models import WorkerSeen, now
 
 router = APIRouter(tags=["health"])
@@ -16,6 +17,7 @@ router = APIRouter(tags=["health"])
 
 @router.get(
     "/api/health",
+    dependencies=[Depends(db_slot)],  # it uses a connection too
     responses={
         200: {"description": "All up.", "content": {"application/json": {}}},
         503: {
