@@ -171,10 +171,20 @@ class Workers:
 
     def start(self, beat: bool = False) -> subprocess.Popen[bytes]:
         from app.cli.service_cmd import worker_argv
+        from app.settings import get_settings
 
+        saved = dict(os.environ)
+        os.environ.update(self.env)  # worker_argv reads the settings (beat's file in KGRADE_HOME)
+        get_settings.cache_clear()
+        try:
+            argv = worker_argv(["precheck"], beat=beat)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+            get_settings.cache_clear()
         log = open(self.logdir / f"worker-{len(self.procs)}.log", "ab")  # noqa: SIM115
         proc = subprocess.Popen(
-            worker_argv(["precheck"], beat=beat),
+            argv,
             cwd=ROOT,
             env={**os.environ, **self.env},
             stdout=log,
