@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, contains_eager, defer
 
 from app.checkpoints import registry
 from app.deps import is_staff
@@ -79,7 +79,18 @@ def readable(session: Session, user: User, submission_id: int) -> Submission:
 def history(
     session: Session, user: User, *, checkpoint: str | None, student: str | None, limit: int
 ) -> list[Submission]:
-    q = select(Submission).join(User, Submission.user_id == User.id)
+    # The list shows summary fields: the source, explanation and full result (kilobytes of
+    # JSON each) load only if asked for; the user comes with the join, not one query a row.
+    q = (
+        select(Submission)
+        .join(User, Submission.user_id == User.id)
+        .options(
+            contains_eager(Submission.user),
+            defer(Submission.source),
+            defer(Submission.explanation),
+            defer(Submission.result),
+        )
+    )
     if is_staff(user):
         if student:
             q = q.where(User.name == student)
