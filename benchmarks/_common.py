@@ -13,6 +13,7 @@ import os
 import platform
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 from typing import Any
@@ -148,3 +149,16 @@ def wait_for(predicate: Any, timeout: float, what: str) -> None:
             pass
         time.sleep(0.2)
     raise TimeoutError(f"timed out waiting for {what}")
+
+
+def export_rev(rev: str, dest: Path) -> None:
+    """The tree of git revision rev, without touching the working tree or the index."""
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", rev], cwd=ROOT, check=True, capture_output=True
+    ).stdout
+    dest.mkdir(parents=True)
+    tar = dest / "src.tar"
+    tar.write_bytes(archive)
+    with tarfile.open(tar) as t:
+        t.extractall(dest, filter="data")
+    tar.unlink()

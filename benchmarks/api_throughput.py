@@ -29,7 +29,6 @@ import secrets
 import shutil
 import signal
 import subprocess
-import tarfile
 import tempfile
 import time
 from collections import Counter
@@ -63,19 +62,6 @@ class Variant:
     @property
     def redis_url(self) -> str:
         return f"{c.REDIS_BASE}/{self.redis_db}"
-
-
-def export_rev(rev: str, dest: Path) -> None:
-    """The tree of git revision rev, without touching the working tree or the index."""
-    archive = subprocess.run(
-        ["git", "archive", "--format=tar", rev], cwd=c.ROOT, check=True, capture_output=True
-    ).stdout
-    dest.mkdir(parents=True)
-    tar = dest / "src.tar"
-    tar.write_bytes(archive)
-    with tarfile.open(tar) as t:
-        t.extractall(dest, filter="data")
-    tar.unlink()
 
 
 def api_command(code: Path, port: int, workers: int) -> list[str]:
@@ -257,7 +243,7 @@ def main() -> int:
     tag = f"{os.getpid()}"
     variants = [Variant("current", c.ROOT, 18601, f"kgrade_bench_api_cur_{tag}", 7)]
     if args.baseline:
-        export_rev(args.baseline, tmp / "baseline")
+        c.export_rev(args.baseline, tmp / "baseline")
         variants.insert(
             0, Variant("baseline", tmp / "baseline", 18602, f"kgrade_bench_api_base_{tag}", 8)
         )
