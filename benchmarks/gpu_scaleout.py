@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -188,7 +189,9 @@ def main() -> None:
     ap.add_argument("--redis", default="redis-server")
     ap.add_argument("--precheck-workers", type=int, default=8)
     ap.add_argument("--limit", type=float, default=300.0, help="seconds per run at most")
+    ap.add_argument("--two-only", action="store_true", help="skip the one-GPU run")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(124))  # still write what was measured
     args.out.mkdir(parents=True, exist_ok=True)
     home = Path("/tmp/kgrade-scaleout")
     stack = Stack(home, args.redis, args.out)
@@ -232,9 +235,10 @@ def main() -> None:
         gpu1.terminate()
         gpu1.wait(timeout=30)
         stack.procs.remove(gpu1)
-        record["one_gpu"] = run_batch(
-            "one GPU worker", client, tokens, items, home / "kgrade.db", args.limit
-        )
+        if not args.two_only:
+            record["one_gpu"] = run_batch(
+                "one GPU worker", client, tokens, items, home / "kgrade.db", args.limit
+            )
         (args.out / "scaleout.json").write_text(json.dumps(record, indent=1, default=str))
         stack.spawn(
             "gpu1b", [sys.executable, "-m", "app.cli", "worker", "--gpu"], CUDA_VISIBLE_DEVICES="1"

@@ -10,13 +10,13 @@ chmod +x /tmp/redis-server
 nvidia-smi --query-gpu=index,uuid,name --format=csv > "$OUT/gpus.csv"
 nvidia-smi --query-compute-apps=timestamp,gpu_uuid,pid,used_memory --format=csv,noheader -lms 1000 > "$OUT/apps.csv" 2>&1 &
 SMI=$!
-timeout ${SCALEOUT_S:-400} python3 benchmarks/gpu_scaleout.py /tmp/so --redis /tmp/redis-server --correct ${CORRECT:-6} --limit 200 > "$OUT/scaleout.log" 2>&1
+timeout ${SCALEOUT_S:-400} python3 benchmarks/gpu_scaleout.py /tmp/so --redis /tmp/redis-server --correct ${CORRECT:-6} --limit 200 ${SCALEOUT_ARGS:-} > "$OUT/scaleout.log" 2>&1
 kill $SMI
 cp /tmp/so/scaleout.json "$OUT/" 2>/dev/null
 tail -c 3000 /tmp/so/gpu0.log > "$OUT/gpu0-worker.log" 2>/dev/null
 export KGRADE_GPU_RECORD=/tmp/rec
-(CUDA_VISIBLE_DEVICES=0 timeout ${REFS_S:-170} python3 -m pytest -m gpu tests/gpu -k "reference and softmax" -p no:cacheprovider -q > "$OUT/refs0.log" 2>&1) &
-(CUDA_VISIBLE_DEVICES=1 timeout ${REFS_S:-170} python3 -m pytest -m gpu tests/gpu -k "reference and vector" -p no:cacheprovider -q > "$OUT/refs1.log" 2>&1) &
+(CUDA_VISIBLE_DEVICES=0 timeout ${REFS_S:-170} python3 -m pytest -m gpu tests/gpu -k "reference and ${REFS0:-softmax}" -p no:cacheprovider -q > "$OUT/refs0.log" 2>&1) &
+(CUDA_VISIBLE_DEVICES=1 timeout ${REFS_S:-170} python3 -m pytest -m gpu tests/gpu -k "reference and ${REFS1:-vector}" -p no:cacheprovider -q > "$OUT/refs1.log" 2>&1) &
 wait
 tar czf "$OUT/graded.tgz" -C /tmp rec 2>/dev/null
 ls -la "$OUT"
