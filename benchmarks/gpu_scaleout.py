@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -194,6 +195,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(124))  # still write what was measured
     args.out.mkdir(parents=True, exist_ok=True)
     home = Path("/tmp/kgrade-scaleout")
+    shutil.rmtree(home, ignore_errors=True)  # a fresh service every time
     stack = Stack(home, args.redis, args.out)
     record: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     try:
