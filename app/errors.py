@@ -8,7 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DataError, OperationalError, SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 
@@ -25,7 +25,7 @@ class ErrorOut(BaseModel):
 
 
 _MEANING = {
-    400: "Bad input (empty source, bad link, bad checkpoint files).",
+    400: "Bad input (empty source, bad link, bad checkpoint files, a NUL character).",
     401: "No bearer token, or an unknown one.",
     403: "Your role may not do this.",
     404: "No such thing, or not yours to see.",
@@ -61,6 +61,14 @@ def install(app: FastAPI) -> None:
     async def _db_down(_: Request, exc: OperationalError) -> JSONResponse:
         return JSONResponse(
             {"error": "the database is unavailable; nothing was changed, try again shortly"}, 503
+        )
+
+    @app.exception_handler(DataError)
+    async def _bad_value(_: Request, exc: DataError) -> JSONResponse:
+        # The value itself cannot be stored or compared (PostgreSQL text holds no NUL byte).
+        return JSONResponse(
+            {"error": "a value the database cannot hold (a NUL character?); nothing was changed"},
+            400,
         )
 
     @app.exception_handler(SQLAlchemyError)

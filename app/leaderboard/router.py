@@ -16,7 +16,7 @@ from app.errors import documented
 from app.leaderboard import service
 from app.models import Role, User
 
-router = APIRouter(tags=["leaderboard"], responses=documented(401, 403, 422, 503))
+router = APIRouter(tags=["leaderboard"], responses=documented(400, 401, 403, 422, 503))
 Staff = require(Role.INSTRUCTOR, Role.ADMIN)
 
 

@@ -40,3 +40,30 @@ def test_export_of_a_non_ascii_checkpoint_name_is_not_a_server_error(client, mak
     client.post("/signin", data={"token": make_user("ann", "instructor")["Authorization"][7:]})
     page = client.get("/leaderboard/%C4%80%22x/grades.csv")
     assert page.status_code == 200 and page.headers["content-disposition"].isascii()
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("GET", "/api/submissions?checkpoint=a%00b", None),
+        ("GET", "/api/submissions?student=a%00b", None),
+        ("GET", "/api/leaderboard/a%00b", None),
+        ("GET", "/api/export/a%00b.csv", None),
+        ("POST", "/api/submissions", {"checkpoint": "c3a-vector-add", "source": "x = 1\x00"}),
+        ("GET", "/history?checkpoint=a%00b", None),
+        ("GET", "/leaderboard/a%00b", None),
+    ],
+)
+def test_a_nul_character_is_a_client_error(  # type: ignore[no-untyped-def]
+    client, make_user, method: str, path: str, body: object
+) -> None:
+    """PostgreSQL text cannot hold NUL: the driver refuses the value before it is sent."""
+    from app.db import sessions
+    from app.models import Submission
+
+    headers = make_user("prof", "admin")
+    client.post("/signin", data={"token": headers["Authorization"].split()[1]})
+    r = client.request(method, path, headers=headers, json=body)
+    assert r.status_code in (200, 400, 404), (r.status_code, r.text[:200])
+    with sessions()() as s:
+        assert s.query(Submission).count() == 0
