@@ -52,7 +52,9 @@ def describe_device(device: str) -> str:
     return f"{torch.cuda.get_device_name()} (cuda)"
 
 
-def versions() -> dict[str, str]:
+def versions(device: str = "cuda") -> dict[str, str]:
+    """What graded it. On a GPU grading, also which card (its UUID), so that a result can be
+    traced to one GPU of a multi-GPU worker host."""
     import triton
 
     out = {
@@ -60,7 +62,7 @@ def versions() -> dict[str, str]:
         "torch": torch.__version__,
         "triton": triton.__version__,
     }
-    if torch.cuda.is_available():
+    if device == "cuda" and torch.cuda.is_available():
         out["gpu"] = torch.cuda.get_device_name()
         out["cuda"] = str(torch.version.cuda)
         props = torch.cuda.get_device_properties(torch.cuda.current_device())
@@ -119,7 +121,7 @@ def _level0(
         level=0,
         device=describe_device(device),
         messages=messages,
-        versions=versions(),
+        versions=versions(device),
     )
     result.messages.insert(0, rubric.headline(result, device))
     return result
@@ -225,7 +227,7 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
                 else ""
             ),
             sandbox="bubblewrap" if sandboxed else "NONE (--unsafe-no-sandbox)",
-            versions=versions(),
+            versions=versions(device),
         )
         level3_reasons: list[str] | None = None
         if shapes and result.verdict is Verdict.CORRECT:

@@ -85,3 +85,13 @@ def test_side_stream_work_is_not_rewarded(tmp_path: Path) -> None:
 def test_answers_cached_or_skipped_while_timed_are_wrong(name: str, tmp_path: Path) -> None:
     result = grade_gpu((GPU_FIXTURES / name).read_text(), "c3a-softmax", tmp_path, profile=False)
     assert result.verdict is Verdict.WRONG_ANSWER, result.messages
+
+
+def test_a_cpu_precheck_on_a_gpu_host_names_no_gpu(tmp_path: Path) -> None:
+    """Found on the 2-GPU run: precheck results carried the host's GPU UUID, though the
+    interpreter graded them."""
+    source = ALL["c3a-vector-add"].reference_solution.read_text()
+    result = grade(source, checkpoints.get("c3a-vector-add"), GradeOptions(device="cpu"))
+    assert "gpu_uuid" not in result.versions and "gpu" not in result.versions
+    on_gpu = grade_gpu(source, "c3a-vector-add", tmp_path, benchmark=False)
+    assert on_gpu.versions["gpu_uuid"] == str(torch.cuda.get_device_properties(0).uuid)
