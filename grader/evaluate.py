@@ -82,21 +82,30 @@ class Collector:
 
     def __call__(self, fp: Any) -> None:
         for header, payload in wire.read_frames(fp, self.max_bytes):
-            kind = header.get("type")
-            if kind == "ready":
-                self.result.ready = True
-            elif kind == "done":
-                self.result.done = True
-            elif kind == "error":
-                self.result.import_error = header
-            elif kind in {"result", "run_error", "bad_output"}:
-                self._record(kind, header, payload)
-            elif kind in {"bench", "bench_output", "bench_bad_output", "bench_error"}:
-                self._bench(kind, header, payload)
-            elif kind == "phase" and len(self.result.phases) < 8:
-                name, seconds = header.get("name"), header.get("seconds")
-                if isinstance(name, str) and isinstance(seconds, int | float):
-                    self.result.phases[name[:20]] = round(float(seconds), 3)
+            try:
+                self._frame(header, payload)
+            except (TypeError, ValueError, KeyError, AttributeError) as exc:
+                if isinstance(exc, wire.WireError):
+                    raise
+                # a header field of the wrong type: the child's stream is malformed
+                raise wire.WireError(f"malformed {header.get('type')!r} frame") from exc
+
+    def _frame(self, header: dict[str, Any], payload: bytes) -> None:
+        kind = header.get("type")
+        if kind == "ready":
+            self.result.ready = True
+        elif kind == "done":
+            self.result.done = True
+        elif kind == "error":
+            self.result.import_error = header
+        elif kind in {"result", "run_error", "bad_output"}:
+            self._record(kind, header, payload)
+        elif kind in {"bench", "bench_output", "bench_bad_output", "bench_error"}:
+            self._bench(kind, header, payload)
+        elif kind == "phase" and len(self.result.phases) < 8:
+            name, seconds = header.get("name"), header.get("seconds")
+            if isinstance(name, str) and isinstance(seconds, int | float):
+                self.result.phases[name[:20]] = round(float(seconds), 3)
 
     def _bench(self, kind: str, header: dict[str, Any], payload: bytes) -> None:
         shape = header.get("shape")

@@ -190,13 +190,6 @@ def test_a_correct_stream_still_reads_as_correct() -> None:
     assert error is None and _verdict(c, None) is Verdict.CORRECT
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="found by the fuzzer, left to grader/evaluate.py's owner: header fields of the wrong "
-    "type escape as TypeError/ValueError instead of WireError. Contained (the sandbox's reader "
-    "turns any error into a refused stream, runtime_error), but the student reads a Python "
-    "message instead of the wire's.",
-)
 @pytest.mark.parametrize(
     "h",
     [
