@@ -20,6 +20,7 @@ import datetime as dt
 import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -189,7 +190,11 @@ def run_burst(
         f.read_text(errors="replace").count("not claimable") for f in tmp.glob("worker-*.log")
     )
     lat = [p["latency"] * 1000 for p in posts]
+    clean = not (lost or duplicates or stored_refused or timed_out or len(accepted) < len(posts))
+    if clean:
+        shutil.rmtree(tmp, ignore_errors=True)
     return {
+        "logs": None if clean else str(tmp),  # the workers', uvicorn's and redis's logs
         "benchmark": "load-burst",
         "written": dt.datetime.now(dt.UTC).isoformat(),
         "submissions": n,
