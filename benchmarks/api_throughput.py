@@ -269,7 +269,7 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
     after = c.uptime()
     summary = [
-        f"API throughput: POST /api/submissions ({CHECKPOINT} reference), uvicorn --workers "
+        f"API throughput: POST /api/submissions ({CHECKPOINT} reference), compose api --workers "
         f"{args.workers}, PostgreSQL + Redis, {args.users} students, {args.seconds:.0f} s a step",
         f"before: {before['uptime']}",
         f"after:  {after}",
