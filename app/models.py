@@ -76,6 +76,23 @@ class Submission(Base):
     user: Mapped[User] = relationship()
 
 
+class Standing(Base):
+    """A student's best graded submission to a checkpoint on one GPU model ('cpu': none).
+
+    Written only by the database's triggers on `submissions` (migration 2026_11_29_2110), in
+    the same transaction as the submission's change; the app reads it for the leaderboard."""
+
+    __tablename__ = "standings"
+
+    checkpoint: Mapped[str] = mapped_column(String(100), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    gpu_model: Mapped[str] = mapped_column(String(50), primary_key=True)
+    submission_id: Mapped[int] = mapped_column(Integer)
+    level: Mapped[int] = mapped_column(Integer)
+    speedup: Mapped[float | None] = mapped_column(Float, nullable=True)
+    submissions: Mapped[int] = mapped_column(Integer)  # all of the student's, to the checkpoint
+
+
 class LevelOverride(Base):
     """An instructor's change of a submission's level: who, when, why."""
 

@@ -4,10 +4,10 @@ import csv
 import io
 import re
 from dataclasses import asdict
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
@@ -21,8 +21,13 @@ Staff = require(Role.INSTRUCTOR, Role.ADMIN)
 
 
 @router.get("/api/leaderboard/{checkpoint}")
-def leaderboard(checkpoint: str, session: SessionDep, _: User = Staff) -> dict[str, Any]:
-    boards = service.best(session, checkpoint)
+def leaderboard(
+    checkpoint: str,
+    session: SessionDep,
+    _: User = Staff,
+    limit: Annotated[int | None, Query(ge=1, le=100_000, description="top N a board")] = None,
+) -> dict[str, Any]:
+    boards = service.best(session, checkpoint, limit)
     return {
         "checkpoint": checkpoint,
         "boards": {m: [asdict(e) for e in entries] for m, entries in boards.items()},

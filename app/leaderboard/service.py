@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, literal, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.models import Status, Submission, User
+from app.models import Standing, Status, Submission, User
 
 
 @dataclass
@@ -23,55 +23,39 @@ class Entry:
     submissions: int
 
 
-def best(session: Session, checkpoint: str) -> dict[str, list[Entry]]:
-    # 'cpu' and 'done' are written into the SQL, not bound: a generic plan (psycopg prepares a
-    # statement from its fifth run) only uses ix_submissions_leaderboard, whose expression and
-    # predicate hold these constants, if the query holds them too.
-    gpu = func.coalesce(Submission.gpu_model, literal("cpu", literal_execute=True))
-    ranked = (
-        select(
-            Submission.id,
-            Submission.user_id,
-            gpu.label("gpu"),
-            Submission.level,
-            Submission.speedup,
-            func.row_number()
-            .over(
-                partition_by=(Submission.user_id, gpu),
-                order_by=(
-                    Submission.level.desc(),
-                    Submission.speedup.desc().nulls_last(),
-                    Submission.id,
-                ),
-            )
-            .label("n"),
-        )
-        .where(
-            Submission.checkpoint == checkpoint,
-            Submission.status == literal(Status.DONE.value, literal_execute=True),
-            Submission.level.is_not(None),
-        )
-        .subquery()
-    )
-    counts = (
-        select(Submission.user_id, func.count().label("total"))
-        .where(Submission.checkpoint == checkpoint)
-        .group_by(Submission.user_id)
-        .subquery()
-    )
-    rows = session.execute(
-        select(
-            ranked.c.id, User.name, ranked.c.gpu, ranked.c.level, ranked.c.speedup, counts.c.total
-        )
-        .join(User, User.id == ranked.c.user_id)
-        .join(counts, counts.c.user_id == ranked.c.user_id)
-        .where(ranked.c.n == 1)
-        .order_by(ranked.c.gpu, ranked.c.level.desc(), ranked.c.speedup.desc().nulls_last())
-    ).all()
+def best(session: Session, checkpoint: str, limit: int | None = None) -> dict[str, list[Entry]]:
+    """The boards of a checkpoint, one per GPU model, best first; `limit`: the top N of each.
+
+    Reads `standings` (kept by the database on every change of a submission) in the order of
+    ix_standings_rank: no ranking of every graded submission at read time."""
     boards: dict[str, list[Entry]] = {}
-    for sid, name, model, level, speedup, total in rows:
+    models = session.scalars(
+        select(Standing.gpu_model)
+        .where(Standing.checkpoint == checkpoint)
+        .distinct()
+        .order_by(Standing.gpu_model)
+    ).all()
+    for model in models:
+        query = (
+            select(
+                Standing.submission_id,
+                User.name,
+                Standing.level,
+                Standing.speedup,
+                Standing.submissions,
+            )
+            .join(User, User.id == Standing.user_id)
+            .where(Standing.checkpoint == checkpoint, Standing.gpu_model == model)
+            .order_by(
+                Standing.level.desc(),
+                Standing.speedup.desc().nulls_last(),
+                Standing.submission_id,
+            )
+            .limit(limit)
+        )
         board = boards.setdefault(model, [])
-        board.append(Entry(len(board) + 1, name, model, level, speedup, sid, total))
+        for sid, name, level, speedup, total in session.execute(query):
+            board.append(Entry(len(board) + 1, name, model, level, speedup, sid, total))
     return boards
 
 

@@ -146,7 +146,7 @@ def stack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[
         with engine().begin() as conn:
             conn.execute(
                 text(
-                    "TRUNCATE evidence, level_overrides, submissions, users, workers "
+                    "TRUNCATE evidence, level_overrides, standings, submissions, users, workers "
                     "RESTART IDENTITY"
                 )
             )

@@ -67,7 +67,9 @@ def service_env(
     migrate()
     with engine().begin() as conn:
         conn.execute(
-            text("TRUNCATE evidence, level_overrides, submissions, users, workers RESTART IDENTITY")
+            text(
+                "TRUNCATE evidence, level_overrides, standings, submissions, users, workers RESTART IDENTITY"
+            )
         )
     redis.Redis.from_url(env["KGRADE_REDIS_URL"]).flushdb()
     yield env

@@ -171,7 +171,7 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
         with engine().begin() as conn:
             conn.execute(
                 text(
-                    "TRUNCATE evidence, level_overrides, submissions, users, workers "
+                    "TRUNCATE evidence, level_overrides, standings, submissions, users, workers "
                     "RESTART IDENTITY"
                 )
             )
