@@ -13,7 +13,7 @@ import os
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -62,9 +62,18 @@ def admin(make_user):  # type: ignore[no-untyped-def]
 
 # The schema is the app's own; requests reach the database and broker the fixtures set up.
 schema = schemathesis.openapi.from_asgi("/openapi.json", create_app())
+# One test per operation, named by it: schemathesis' own parametrize gives its items one shared
+# node id, which pytest-xdist (make test runs -n 2) collapsed to a single reported test.
+OPERATIONS = [(r.ok().method.upper(), r.ok().path) for r in schema.get_all_operations()]
 
 
-@schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-def test_api_answers_within_its_schema(case, seeded, admin) -> None:  # type: ignore[no-untyped-def]
-    case.call_and_validate(headers=admin, checks=CHECKS)
+@pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
+def test_api_answers_within_its_schema(method: str, path: str, seeded, admin) -> None:  # type: ignore[no-untyped-def]
+    operation = schema[path][method]
+
+    @given(case=operation.as_strategy())
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    def fuzz(case) -> None:  # type: ignore[no-untyped-def]
+        case.call_and_validate(headers=admin, checks=CHECKS)
+
+    fuzz()
