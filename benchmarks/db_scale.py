@@ -334,7 +334,8 @@ def table(results: dict[str, dict[str, Any]]) -> list[str]:
     labels = list(results)
     head = f"{'path':<50}" + "".join(f"{lab + ' p50/p95 ms':>24}" for lab in labels)
     lines = [head]
-    for name in results[labels[0]]["paths"]:
+    names = dict.fromkeys(n for lab in labels for n in results[lab]["paths"])
+    for name in names:
         row = f"{name:<50}"
         for lab in labels:
             e = results[lab]["paths"].get(name)
