@@ -68,7 +68,8 @@ def service_env(
     with engine().begin() as conn:
         conn.execute(
             text(
-                "TRUNCATE evidence, level_overrides, standings, submissions, users, workers RESTART IDENTITY"
+                "TRUNCATE evidence, level_overrides, standings, submissions, users, workers "
+                "RESTART IDENTITY"
             )
         )
     redis.Redis.from_url(env["KGRADE_REDIS_URL"]).flushdb()
