@@ -8,6 +8,7 @@ import socket
 import threading
 
 from celery.signals import worker_ready, worker_shutdown
+from sqlalchemy import select
 
 from app import grading
 from app.db import transaction
@@ -51,8 +52,10 @@ def reconcile() -> int:
     s = get_settings()
     with transaction() as session:
         queued_gpu = {
-            sub.id: gpu_model_for(sub.checkpoint)
-            for sub in session.query(Submission).filter(Submission.stage == Stage.GPU)
+            sid: gpu_model_for(checkpoint)
+            for sid, checkpoint in session.execute(
+                select(Submission.id, Submission.checkpoint).where(Submission.stage == Stage.GPU)
+            )
         }
         resends = lifecycle.reconcile(session, s, queued_gpu)
     for r in resends:  # after the commit

@@ -125,7 +125,7 @@ def test_a_worker_killed_mid_grading_loses_nothing(  # type: ignore[no-untyped-d
 
 
 def test_a_correct_precheck_goes_on_to_its_gpu_queue(  # type: ignore[no-untyped-def]
-    client, make_user, start_worker, service_env
+    client, make_user, start_worker, service_env, monkeypatch
 ) -> None:
     import redis
 
@@ -144,3 +144,27 @@ def test_a_correct_precheck_goes_on_to_its_gpu_queue(  # type: ignore[no-untyped
     assert _row(bad).verdict == "wrong_answer"  # never reaches a GPU
     broker = redis.Redis.from_url(service_env["KGRADE_REDIS_URL"])
     assert broker.llen("gpu.h200") == 1
+
+    # The GPU queue's message is lost before any GPU worker takes it: the reconciler sends it
+    # again, to the same GPU queue (not to the precheck queue, whose workers would drop it).
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from app.db import transaction
+    from app.models import now
+    from app.settings import get_settings
+    from worker.tasks import reconcile
+
+    monkeypatch.setenv("KGRADE_GPU_MODELS", "h200")
+    get_settings.cache_clear()
+    broker.delete("gpu.h200")
+    with transaction() as s:
+        s.execute(
+            update(Submission)
+            .where(Submission.id == good)
+            .values(enqueued_at=now() - timedelta(hours=1))
+        )
+    assert reconcile() == 1
+    assert broker.llen("gpu.h200") == 1
+    assert (_row(good).stage, _row(good).status) == ("gpu", Status.QUEUED)
