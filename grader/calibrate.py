@@ -7,7 +7,7 @@ H200 a fused cross-entropy read at 4.46 TB/s against the copy's 4.25 (shared DES
 
 from __future__ import annotations
 
-import json
+import functools
 import statistics
 import subprocess
 from collections.abc import Callable
@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import torch
+
+from grader import cachefile
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,10 @@ class Calibration:
         return max(self.copy_gbps, self.read_gbps)
 
 
+@functools.lru_cache(maxsize=1)
 def driver_version() -> str:
+    """Asked of nvidia-smi once per process: the cache keys of every grading need it, and a
+    driver change needs the worker restarted anyway."""
     try:
         out = subprocess.run(
             ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
@@ -69,19 +74,12 @@ def measure(nbytes: int = 1 << 30) -> tuple[float, float]:
 def get(cache_dir: Path | None) -> Calibration:
     key = f"{torch.cuda.get_device_name()}|driver {driver_version()}|torch {torch.__version__}"
     cache = cache_dir / "calibration.json" if cache_dir else None
-    known: dict[str, dict[str, float | str]] = {}
-    if cache and cache.exists():
-        try:
-            known = json.loads(cache.read_text())
-        except ValueError:
-            known = {}
-        if key in known:
-            return Calibration(**known[key])  # type: ignore[arg-type]
+    known = cachefile.load(cache)
+    if key in known:
+        return Calibration(**known[key])
     copy_gbps, read_gbps = measure()
     torch.cuda.empty_cache()
     cal = Calibration(key, round(copy_gbps, 1), round(read_gbps, 1))
-    if cache:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        known[key] = asdict(cal)
-        cache.write_text(json.dumps(known, indent=2))
+    known[key] = asdict(cal)
+    cachefile.store(cache, known)
     return cal

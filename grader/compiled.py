@@ -10,14 +10,13 @@ with the submission's: the result says so.
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from grader import cachefile
 from grader.benchmark import BenchShape
 from grader.calibrate import driver_version
 from grader.checkpoints import Checkpoint
@@ -58,14 +57,9 @@ def times(
         return {}
     name, fn = found
     cache = cache_dir / "compile_baselines.json" if cache_dir else None
-    known: dict[str, list[float]] = {}
-    if cache and cache.exists():
-        try:
-            known = json.loads(cache.read_text())
-        except ValueError:
-            known = {}
-    out: dict[int, dict[str, list[float]]] = {}
-    missing = [s for s in shapes if _key(checkpoint, s) not in known]
+    known = cachefile.load(cache)
+    keys = {shape.id: _key(checkpoint, shape) for shape in shapes}
+    missing = [s for s in shapes if keys[s.id] not in known]
     if missing:
         compiled = torch.compile(fn, dynamic=False)
         flush = torch.empty(flush_bytes // 4, dtype=torch.float32, device="cuda")
@@ -75,17 +69,11 @@ def times(
             ]
             for _ in range(WARMUP):
                 compiled(*sets[0])
-            known[_key(checkpoint, shape)] = [
+            known[keys[shape.id]] = [
                 round(timed_call(compiled, sets[r % len(sets)], flush)[0], 3) for r in range(ROUNDS)
             ]
             del sets
         del flush
         torch.cuda.empty_cache()
-        if cache:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(known))
-            tmp.replace(cache)
-    for shape in shapes:
-        out[shape.id] = {name: known[_key(checkpoint, shape)]}
-    return out
+        cachefile.store(cache, known)
+    return {shape.id: {name: known[keys[shape.id]]} for shape in shapes}

@@ -256,3 +256,17 @@ def test_kept_triton_cache_is_per_source_and_trimmed(tmp_path: Path) -> None:
     (a / "big").write_bytes(b"x" * (job.KEPT_CACHE_LIMIT + 1))
     job.trim_kept_cache(a)
     assert not a.exists()
+
+
+def test_measurement_cache_files_survive_garbage_and_round_trip(tmp_path: Path) -> None:
+    from grader import cachefile
+
+    path = tmp_path / "home" / "calibration.json"
+    assert cachefile.load(None) == {} and cachefile.load(path) == {}
+    cachefile.store(path, {"H200|driver 1": {"copy_gbps": 4176.0}})
+    assert cachefile.load(path) == {"H200|driver 1": {"copy_gbps": 4176.0}}
+    assert [p.name for p in path.parent.iterdir()] == ["calibration.json"]  # no temp left
+    path.write_text('{"torn": ')
+    assert cachefile.load(path) == {}
+    path.write_text("[1, 2]")
+    assert cachefile.load(path) == {}
