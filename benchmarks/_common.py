@@ -26,7 +26,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 PY = sys.executable
 PG_ADMIN = os.environ.get("KGRADE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_BASE = os.environ.get("KGRADE_BENCH_REDIS", "redis://127.0.0.1:6379")
-DATE = "2026-11-29"
+DATE = dt.datetime.now(dt.UTC).date().isoformat()  # results are named by the day they ran
 
 
 def uptime() -> str:

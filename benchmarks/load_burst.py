@@ -38,18 +38,12 @@ import httpx  # noqa: E402
 import psycopg  # noqa: E402
 
 from app.deps import hash_token  # noqa: E402
+from benchmarks._common import DATE, RESULTS, pct  # noqa: E402
 from tests.faults.stack import PrivateRedis, Workers, free_port, wait_for  # noqa: E402
 
 PG_ADMIN = os.environ.get("KGRADE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 CHECKPOINT = "c3a-vector-add"
 SOURCE = (ROOT / "reference_kernels" / "c3a_vector_add" / "reference.py").read_text()
-
-
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    s = sorted(values)
-    return s[min(len(s) - 1, max(0, round(p / 100 * len(s) + 0.5) - 1))]
 
 
 async def _post_all(url: str, tokens: list[str], n: int) -> list[dict[str, Any]]:
@@ -256,7 +250,7 @@ def main() -> int:
     a = ap.parse_args()
     result = run_burst(a.n, a.u, a.w, a.timeout)
     print(table(result))
-    out = a.out or ROOT / "benchmarks" / "results" / f"{dt.date.today()}-cpu-load-burst.json"
+    out = a.out or RESULTS / f"{DATE}-cpu-load-burst.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2, default=str) + "\n")
     print(f"written: {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
