@@ -51,7 +51,15 @@ def reference_on(checkpoint: Checkpoint, inputs: list[Arg], device: str) -> torc
     return checkpoint.reference(inputs)
 
 
-def plan(checkpoint: Checkpoint, seed: int, device: str) -> list[BenchShape]:
+def checked_rounds(rng: random.Random, rounds: int) -> list[int]:
+    """The timed rounds whose outputs the parent checks: VERIFY of the second half, secret."""
+    if rounds < 2 * VERIFY:
+        raise ValueError(f"at least {2 * VERIFY} timed rounds are needed, not {rounds}")
+    return sorted(rng.sample(range(rounds // 2, rounds), VERIFY))
+
+
+def plan(checkpoint: Checkpoint, seed: int, device: str, rounds: int = ROUNDS) -> list[BenchShape]:
+    checked_rounds(random.Random(0), rounds)  # refuses too few before any input is drawn
     rng = random.Random(seed ^ 0x5EED)
     shapes = []
     for i, case in enumerate(checkpoint.definition.benchmark_shapes):
@@ -61,9 +69,9 @@ def plan(checkpoint: Checkpoint, seed: int, device: str) -> list[BenchShape]:
             inputs = checkpoint.make_inputs(case, gen)
             sets.append(inputs)
             refs.append(reference_on(checkpoint, inputs, device))
-        verify = sorted(rng.sample(range(ROUNDS // 2, ROUNDS), VERIFY))
+        verify = checked_rounds(rng, rounds)
         nbytes = checkpoint.minimal_bytes(sets[0], refs[0])
-        shapes.append(BenchShape(i, case, sets, refs, verify, nbytes))
+        shapes.append(BenchShape(i, case, sets, refs, verify, nbytes, rounds=rounds))
     return shapes
 
 
@@ -156,6 +164,9 @@ def judge(
             pct_of_peak=round(100 * gbps / calibration.peak_gbps, 1),
             below_roofline=med["submission"] < floor_us,
             outside_stream_us=round(outside, 1),
+            paired=[round(r, 4) for r in ratios_by_baseline[baseline][-1]]
+            if baseline in speedups
+            else [],
         )
         if entry.below_roofline:
             result.flags.append(

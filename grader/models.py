@@ -133,6 +133,8 @@ class ShapeBenchmark(BaseModel):
     pct_of_peak: float | None = None
     below_roofline: bool = False
     outside_stream_us: float = 0.0  # time the submission's work ran outside the timed stream
+    # the speedup over the rubric's baseline, round by round (the numbers behind the median)
+    paired: list[float] = Field(default_factory=list)
 
 
 class BenchmarkResult(BaseModel):

@@ -19,6 +19,7 @@ class GradeOptions:
     show_hidden: bool = True
     # GPU stage
     benchmark: bool = True  # time against the baselines (GPU only)
+    rounds: int = 50  # timed rounds per benchmark shape (VERIFY of them checked, in the 2nd half)
     profile: bool = True  # Nsight Compute evidence (GPU only, needs ncu)
     explanation: str | None = None  # the student's explanation, checked for level 3
     cache_dir: Path | None = None  # calibration cache

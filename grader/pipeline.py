@@ -177,7 +177,9 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
     t1 = time.monotonic()
     runs = plan_runs(checkpoint, device, seed)
     shapes = (
-        benchmark.plan(checkpoint, seed, device) if device == "cuda" and options.benchmark else []
+        benchmark.plan(checkpoint, seed, device, options.rounds)
+        if device == "cuda" and options.benchmark
+        else []
     )
     stages["inputs"] = time.monotonic() - t1
 

@@ -72,6 +72,24 @@ def test_judge_reports_speedup_bandwidth_and_fraction_of_peak() -> None:
     assert res.geomean["torch"].low > 1.4
 
 
+def test_the_round_by_round_ratios_behind_the_median_are_kept_in_order() -> None:
+    raw = _raw(70.0, 110.0, n=20)
+    res = benchmark.judge([_shape(1_000_000)], raw, CAL, "NVIDIA H200", "torch")
+    times = raw[0]["times"]
+    expected = [round(b / s, 4) for b, s in zip(times["torch"], times["submission"], strict=True)]
+    assert res.shapes[0].paired == expected
+
+
+def test_fewer_timed_rounds_than_checked_outputs_need_are_refused() -> None:
+    from grader import checkpoints
+
+    with pytest.raises(ValueError, match="timed rounds"):
+        benchmark.plan(checkpoints.get("c3a-vector-add"), 1, "cpu", rounds=2 * benchmark.VERIFY - 1)
+    for seed in range(50):
+        verify = benchmark.checked_rounds(random.Random(seed), 12)
+        assert len(set(verify)) == benchmark.VERIFY and min(verify) >= 6 and max(verify) < 12
+
+
 def test_a_time_below_the_roofline_floor_is_flagged() -> None:
     # 268 MB in 20 µs would be 13 TB/s on a 4.8 TB/s card
     res = benchmark.judge([_shape(268_435_456)], _raw(20.0, 110.0), CAL, "NVIDIA H200", "torch")
