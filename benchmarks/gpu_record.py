@@ -1,12 +1,14 @@
 """Grade the built-in references and the course's lab file on this machine's GPU, and print a
 dated record (Markdown) plus the raw results (JSON) for benchmarks/results/.
 
-    python3 benchmarks/gpu_record.py OUT_DIR [refs] [lab] [CHECKPOINT_ID ...]
+    python3 benchmarks/gpu_record.py OUT_DIR [refs] [lab] [nsight] [configs] [shapes] [rounds]
+                                     [CHECKPOINT_ID ...]
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import statistics
 import sys
 import time
@@ -18,15 +20,18 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 from grader import GradeOptions, checkpoints, grade  # noqa: E402
+from grader.models import GradeResult  # noqa: E402
 from grader.pipeline import versions  # noqa: E402
 from grader.report import render  # noqa: E402
 from tests.gpu.explain import from_result  # noqa: E402
 
 
-def run(source: str, cid: str, out: Path, **kw: object) -> tuple[dict, float]:  # type: ignore[type-arg]
+def run(source: str, cid: str | Path, out: Path, **kw: object) -> tuple[dict, float]:  # type: ignore[type-arg]
+    """Grade `source` on checkpoint `cid` (an id, or a checkpoint folder)."""
     t = time.monotonic()
-    options = GradeOptions(device="cuda", cache_dir=out / "cache", report_dir=out / cid, **kw)  # type: ignore[arg-type]
-    result = grade(source, checkpoints.get(cid), options)
+    ck = checkpoints.load(cid) if isinstance(cid, Path) else checkpoints.get(cid)
+    options = GradeOptions(device="cuda", cache_dir=out / "cache", report_dir=out / ck.id, **kw)  # type: ignore[arg-type]
+    result = grade(source, ck, options)
     wall = time.monotonic() - t
     print(render(result), flush=True)
     print(f"[wall {wall:.1f} s]\n", flush=True)
@@ -45,8 +50,6 @@ def main() -> None:
             ck = checkpoints.get(cid)
             src = ck.reference_solution.read_text()
             first, w1 = run(src, cid, out, profile=False)
-            from grader.models import GradeResult
-
             expl = from_result(GradeResult.model_validate(first))
             second, w2 = run(src, cid, out, explanation=expl)
             record[cid] = {
@@ -68,8 +71,6 @@ def main() -> None:
         for i in range(5):
             r, w = run(pruned, "c3a-softmax", out, explanation=expl)
             if expl is None:
-                from grader.models import GradeResult
-
                 expl = from_result(GradeResult.model_validate(r))
             spread.append(
                 {
@@ -105,6 +106,57 @@ def main() -> None:
             growth.append({"max_configs": n, "wall": w, "stages": r["stages"]})
             print(f"configs checked {n}: {w:.1f} s {r['stages']}", flush=True)
         record["config_growth"] = growth
+    if "nsight" in what:
+        # A full grading with Nsight of the pruned lab file (it autotunes up to 20 configs),
+        # twice: the first also profiles the baselines (kept), the second is the steady state.
+        ck = checkpoints.get("c3a-softmax")
+        pruned = (ck.folder / "solutions" / "correct" / "lab_a1_pruned.py").read_text()
+        first, w1 = run(pruned, "c3a-softmax", out)
+        expl = from_result(GradeResult.model_validate(first))
+        second, w2 = run(pruned, "c3a-softmax", out, explanation=expl)
+        record["nsight_full"] = [
+            {"wall": w, "stages": r["stages"], "level": r["level"], "profile": r["profile"]}
+            for r, w in ((first, w1), (second, w2))
+        ]
+        print(f"with Nsight: {w1:.1f} s then {w2:.1f} s; level {second['level']}", flush=True)
+    if "shapes" in what:
+        # How grading time grows with the number of benchmark shapes: the softmax checkpoint
+        # cut to its first k shapes, after one grading of the whole checkpoint has filled the
+        # caches (Triton, torch.compile baseline): the measured cost is the shapes' own.
+        ck = checkpoints.get("c3a-softmax")
+        text = (ck.folder / "checkpoint.toml").read_text()
+        head, *blocks = text.split("[[benchmark_shapes]]")
+        grown = []
+        run(ck.reference_solution.read_text(), "c3a-softmax", out, profile=False)  # warm caches
+        for k in (1, 2, 4):
+            folder = out / f"shapes-{k}"
+            shutil.copytree(ck.folder, folder, dirs_exist_ok=True)
+            kept = "".join("[[benchmark_shapes]]" + b for b in blocks[:k])
+            (folder / "checkpoint.toml").write_text(head + kept)
+            r, w = run(ck.reference_solution.read_text(), folder, out, profile=False)
+            grown.append({"shapes": k, "wall": w, "stages": r["stages"]})
+            print(f"benchmark shapes {k}: {w:.1f} s {r['stages']}", flush=True)
+        record["shape_growth"] = grown
+    if "rounds" in what:
+        # The spread of one submission's speedup over repeated gradings, against the number of
+        # timed rounds: five gradings of 100 rounds; a grading of R rounds measures exactly the
+        # first R of them, so each prefix is what R rounds would have given.
+        ck = checkpoints.get("c3a-softmax")
+        pruned = (ck.folder / "solutions" / "correct" / "lab_a1_pruned.py").read_text()
+        gradings = []
+        for _ in range(5):
+            r, w = run(pruned, "c3a-softmax", out, profile=False, rounds=100)
+            gradings.append({s["name"]: s["paired"] for s in r["benchmark"]["shapes"]})
+        curve = []
+        for n in (6, 10, 20, 30, 50, 100):
+            gms = [
+                statistics.geometric_mean(statistics.median(p[:n]) for p in g.values())
+                for g in gradings
+            ]
+            spread = (max(gms) - min(gms)) / statistics.median(gms)
+            curve.append({"rounds": n, "geomeans": gms, "spread": spread})
+            print(f"rounds {n}: spread {spread:.3%} over {len(gms)} gradings", flush=True)
+        record["rounds_curve"] = {"gradings": gradings, "curve": curve}
     name = "record-" + "-".join(what) + ".json"
     (out / name).write_text(json.dumps(record, indent=1))
     print(torch.cuda.get_device_name(), versions())

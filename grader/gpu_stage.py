@@ -3,6 +3,8 @@ explanation, and say whether level 3 is earned (and if not, exactly why)."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -10,16 +12,18 @@ from typing import IO
 
 import torch
 
-from grader import benchmark, calibrate, compiled, explanation, gpus, nsight, sandbox
+from grader import benchmark, cachefile, calibrate, compiled, explanation, gpus, nsight, sandbox
 from grader.benchmark import BenchShape
 from grader.checkpoints import Checkpoint
 from grader.evaluate import Collected
 from grader.job import Paths
-from grader.models import GradeResult, ProfileResult, Verdict
+from grader.models import GradeResult, KernelMetrics, ProfileResult, Verdict
 from grader.options import GradeOptions
 
-SpecFn = Callable[[list[str], list[sandbox.Mount]], sandbox.Spec]
-WriteFn = Callable[[list[str]], None]
+# (job paths, command prefix, extra mounts) -> the child's sandbox spec
+SpecFn = Callable[[Paths, list[str], list[sandbox.Mount]], sandbox.Spec]
+# (implementations to profile, with the submission?) -> where the profile job was written
+WriteFn = Callable[[list[str], bool], Paths]
 
 
 def flush_bytes() -> int:
@@ -34,7 +38,6 @@ def finish(
     shapes: list[BenchShape],
     checkpoint: Checkpoint,
     options: GradeOptions,
-    paths: Paths,
     stages: dict[str, float],
     child_spec: SpecFn,
     write_profile_job: WriteFn,
@@ -105,14 +108,14 @@ def finish(
 
     if options.profile:
         t = time.monotonic()
-        result.profile = run_profile(
-            shapes, d.baselines, paths, options, child_spec, write_profile_job
-        )
+        result.profile = run_profile(shapes, checkpoint, options, child_spec, write_profile_job)
         stages["nsight"] = time.monotonic() - t
         if result.profile.error:
             reasons.append(f"No Nsight Compute evidence: {result.profile.error}. Level 3 needs it.")
         else:
             result.messages.extend(nsight.summary(result.profile.totals))
+            if unaccounted := nsight.unaccounted(result.profile, bench):
+                reasons.append(unaccounted)
     else:
         reasons.append("Nsight Compute profiling was turned off: level 3 needs its evidence.")
 
@@ -127,12 +130,14 @@ def finish(
 
 def run_profile(
     shapes: list[BenchShape],
-    baselines: list[str],
-    paths: Paths,
+    checkpoint: Checkpoint,
     options: GradeOptions,
     child_spec: SpecFn,
     write_profile_job: WriteFn,
 ) -> ProfileResult:
+    """Nsight evidence on the last benchmark shape: one `ncu` run over the submission's call
+    (`--set full` plus our metrics), and the baselines' kernels from a run without any
+    submission code, measured once per GPU model, versions and shape, then kept."""
     shape = shapes[-1]
     out = ProfileResult(shape=shape.case.shape, dtype=shape.case.dtype)
     ncu = nsight.ncu_path()
@@ -143,36 +148,82 @@ def run_profile(
     mounts = [sandbox.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
     limits = options.limits
     try:
-        # Two ncu runs: the metrics on every kernel of every implementation, then `--set full`
-        # on the submission's main kernel alone for the downloadable report. One run with the
-        # full set on every kernel was measured slower on an H200 (34-46 s against 22 s for
-        # softmax: the naive baseline's five kernels each replayed ~40 times).
-        write_profile_job(["submission", *baselines])  # the child skips non-callable ones
-        spec = child_spec([ncu, *nsight.metrics_args(f"{paths.out_inside}/metrics")], mounts)
-        run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
-        report = nsight.take_report(
-            paths.out / "metrics.ncu-rep", paths.job.parent / "m.ncu-rep", run.output
+        base, out.baselines_measured = _baseline_kernels(
+            checkpoint, shape, ncu, options, child_spec, write_profile_job, mounts
         )
-        text = nsight.import_csv(ncu, report)
-        out.kernels = nsight.parse_raw_csv(text)
-        out.totals = nsight.totals(out.kernels)
-        if "submission" not in out.totals:
+        paths = write_profile_job(["submission"], True)
+        spec = child_spec(paths, [ncu, *nsight.submission_args(f"{paths.out_inside}/full")], mounts)
+        run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
+        dest = (options.report_dir or paths.job.parent) / "submission-full.ncu-rep"
+        report = nsight.take_report(paths.out / "full.ncu-rep", dest, run.output)
+        mine = [
+            k
+            for k in nsight.parse_raw_csv(nsight.import_csv(ncu, report))
+            if k.impl == "submission"
+        ]
+        if not mine:
             hint = run.output.strip().splitlines()[-3:] if run.output else []
             raise nsight.ProfileError(
                 "the profiler saw no kernel of yours" + (f" ({' / '.join(hint)})" if hint else "")
             )
-        main = max((k for k in out.kernels if k.impl == "submission"), key=lambda k: k.duration_us)
-        write_profile_job(["submission"])
-        spec = child_spec([ncu, *nsight.full_args(f"{paths.out_inside}/full", main.name)], mounts)
-        run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
+        out.kernels = mine + base
+        out.totals = nsight.totals(out.kernels)
         if options.report_dir is not None:
-            dest = options.report_dir / "submission-full.ncu-rep"
-            nsight.take_report(paths.out / "full.ncu-rep", dest, run.output)
             out.report_file = str(dest)
     except (nsight.ProfileError, OSError) as exc:
         out.error = str(exc)
     out.seconds = round(time.monotonic() - start, 2)
     return out
+
+
+def _baseline_key(checkpoint: Checkpoint, shape: BenchShape, ncu: str) -> str:
+    import triton
+
+    c = shape.case
+    problem = hashlib.sha256((checkpoint.folder / "problem.py").read_bytes()).hexdigest()[:16]
+    return (
+        f"{torch.cuda.get_device_name()}|driver {calibrate.driver_version()}|"
+        f"torch {torch.__version__}|triton {triton.__version__}|ncu {os.path.realpath(ncu)}|"
+        f"{checkpoint.id}|problem {problem}|{c.name}|{c.shape}|{c.dtype}"
+    )
+
+
+def _baseline_kernels(
+    checkpoint: Checkpoint,
+    shape: BenchShape,
+    ncu: str,
+    options: GradeOptions,
+    child_spec: SpecFn,
+    write_profile_job: WriteFn,
+    mounts: list[sandbox.Mount],
+) -> tuple[list[KernelMetrics], str]:
+    """The baselines' kernels and when they were measured ("now" or a date)."""
+    names = [b for b in checkpoint.definition.baselines if callable(checkpoint.baselines().get(b))]
+    if not names:
+        return [], "now"
+    cache = options.cache_dir / "baseline_profiles.json" if options.cache_dir else None
+    key = _baseline_key(checkpoint, shape, ncu)
+    known = cachefile.load(cache)
+    if key in known:
+        try:
+            kept = [KernelMetrics.model_validate(k) for k in known[key]["kernels"]]
+            return kept, str(known[key]["measured"])
+        except (KeyError, TypeError, ValueError):
+            pass  # an unreadable entry is measured again
+    paths = write_profile_job(names, False)
+    spec = child_spec(paths, [ncu, *nsight.metrics_args(f"{paths.out_inside}/baselines")], mounts)
+    run = sandbox.run(spec, options.limits, _drain, sandboxed=paths.sandboxed)
+    report = nsight.take_report(
+        paths.out / "baselines.ncu-rep", paths.job.parent / "b.ncu-rep", run.output
+    )
+    kernels = [k for k in nsight.parse_raw_csv(nsight.import_csv(ncu, report)) if k.impl in names]
+    if not kernels:
+        raise nsight.ProfileError("the profiler saw no kernel of the baselines")
+    measured = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    known = cachefile.load(cache)  # another worker may have written meanwhile
+    known[key] = {"measured": measured, "kernels": [k.model_dump() for k in kernels]}
+    cachefile.store(cache, known)
+    return kernels, "now"
 
 
 def _drain(fp: IO[bytes]) -> None:

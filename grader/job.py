@@ -91,13 +91,18 @@ def write(
     max_configs: int,
     flush_bytes: int = 0,
     profile_impls: list[str] | None = None,
+    with_submission: bool = True,
 ) -> None:
+    """Write the child's job. Without the submission (`with_submission=False`) the child
+    imports nothing of the student's: the baselines' profile is measured that way, so that no
+    submission can touch what other gradings will be compared with."""
     paths.job.mkdir(parents=True, exist_ok=True)
     paths.out.mkdir(parents=True, exist_ok=True)
     paths.job.chmod(0o755)
     paths.out.chmod(0o777)  # ncu writes here as the sandbox's user
     _private_to_child(paths.cache, paths.sandboxed)
-    (paths.job / "submission.py").write_text(source)
+    if with_submission:
+        (paths.job / "submission.py").write_text(source)
     d = checkpoint.definition
     with open(paths.job / "inputs.bin", "wb") as fp:
         inputs = _Inputs(fp)
@@ -120,7 +125,7 @@ def write(
         ]
     spec: dict[str, Any] = {
         "entry": d.entry,
-        "submission": paths.inside("submission.py"),
+        "submission": paths.inside("submission.py") if with_submission else None,
         "inputs": paths.inside("inputs.bin"),
         "device": device,
         "allowed_ops": d.allowed_torch_ops,

@@ -177,6 +177,9 @@ class ProfileResult(BaseModel):
     report_file: str | None = None
     error: str | None = None
     seconds: float = 0.0
+    # the baselines' kernels are measured without any submission, once per GPU model,
+    # versions and shape: "now", or when they were
+    baselines_measured: str | None = None
 
 
 class ExplanationCheck(BaseModel):

@@ -17,7 +17,7 @@ import stat
 import subprocess
 from pathlib import Path
 
-from grader.models import ImplTotals, KernelMetrics
+from grader.models import BenchmarkResult, ImplTotals, KernelMetrics, ProfileResult
 
 METRICS = [
     "gpu__time_duration.sum",
@@ -29,6 +29,9 @@ METRICS = [
     "launch__registers_per_thread",
 ]
 _IMPL = re.compile(r"kgrade:(\w+)")
+# The submission's profiled kernels must account for at least this share of its benchmarked
+# time on the same shape (measured on H200 references: 0.82-0.98).
+MIN_ACCOUNTED = 0.5
 MAX_REPORT = 512 << 20
 
 
@@ -50,6 +53,7 @@ def install_dirs(ncu: str) -> list[str]:
 
 
 def metrics_args(report: str) -> list[str]:
+    """Our metrics on every kernel in a kgrade:<impl> range (the baselines' own run)."""
     return [
         "--target-processes",
         "all",
@@ -66,20 +70,22 @@ def metrics_args(report: str) -> list[str]:
     ]
 
 
-def full_args(report: str, kernel: str) -> list[str]:
+def submission_args(report: str) -> list[str]:
+    """One run for the submission: `--set full` plus our metrics on every kernel it launches in
+    its profiled call (the report a student downloads, and the numbers the grade uses). The
+    child profiles that call alone (cudaProfilerStart/Stop around it)."""
     return [
         "--target-processes",
         "all",
         "--profile-from-start",
         "off",
+        "--nvtx",
         "--clock-control",
         "none",
         "--set",
         "full",
-        "-k",
-        f"regex:{re.escape(kernel)[:200]}",
-        "-c",
-        "1",
+        "--metrics",
+        ",".join(METRICS),
         "-f",
         "-o",
         report,
@@ -205,3 +211,23 @@ def summary(totals_by_impl: dict[str, ImplTotals]) -> list[str]:
             f"{size} of DRAM traffic, {t.duration_us:.1f} µs{pct}"
         )
     return parts
+
+
+def unaccounted(profile: ProfileResult, bench: BenchmarkResult) -> str | None:
+    """Why the profile cannot be evidence for the benchmarked time, if it cannot: kernels the
+    profiler did not see (a submission that stopped the profiler in its own call) would let
+    it quote less DRAM traffic than it moved."""
+    mine = profile.totals.get("submission")
+    timed = next(
+        (s for s in bench.shapes if s.shape == profile.shape and s.dtype == profile.dtype), None
+    )
+    if mine is None or timed is None or "submission" not in timed.times_us:
+        return None
+    took = timed.times_us["submission"]
+    if mine.duration_us >= MIN_ACCOUNTED * took:
+        return None
+    return (
+        f"Nsight Compute saw {mine.duration_us:.1f} µs of your kernels on {timed.name}, but the "
+        f"benchmark timed {took:.1f} µs: the profile does not account for your work, so it is "
+        "no evidence for level 3."
+    )

@@ -92,6 +92,34 @@ def plan_runs(checkpoint: Checkpoint, device: str, seed: int) -> list[PlannedRun
     return runs
 
 
+def write_profile_job(
+    paths: job.Paths,
+    source: str,
+    checkpoint: Checkpoint,
+    shapes: list[benchmark.BenchShape],
+    options: GradeOptions,
+    impls: list[str],
+    with_submission: bool,
+) -> job.Paths:
+    """The Nsight replay's job: in this grading's folders, or, for the baselines alone, in
+    folders of their own with a Triton cache no submission has written to."""
+    if not with_submission:
+        own = paths.job.parent / "baselines"
+        paths = job.Paths(own / "job", own / "out", paths.sandboxed)
+    job.write(
+        paths,
+        source,
+        checkpoint,
+        "cuda",
+        [],
+        shapes[-1:],
+        max_configs=options.max_configs,
+        profile_impls=impls,
+        with_submission=with_submission,
+    )
+    return paths
+
+
 def child_env(device: str, paths: job.Paths) -> dict[str, str]:
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -239,20 +267,12 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
                 shapes,
                 checkpoint,
                 options,
-                paths,
                 stages,
-                lambda prefix, mounts: job.child_spec(
-                    paths, checkpoint, device, child_env(device, paths), prefix, mounts
+                lambda at, prefix, mounts: job.child_spec(
+                    at, checkpoint, device, child_env(device, at), prefix, mounts
                 ),
-                lambda impls: job.write(
-                    paths,
-                    source,
-                    checkpoint,
-                    device,
-                    [],
-                    shapes[-1:],
-                    max_configs=options.max_configs,
-                    profile_impls=impls,
+                lambda impls, with_submission: write_profile_job(
+                    paths, source, checkpoint, shapes, options, impls, with_submission
                 ),
             )
     finally:

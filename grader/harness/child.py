@@ -83,13 +83,15 @@ def main() -> int:
 
     import importlib.util
 
+    entry: Any = None  # a job without a submission profiles the baselines alone
     try:
-        spec = importlib.util.spec_from_file_location("submission", submission)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["submission"] = module
-        spec.loader.exec_module(module)
-        entry = getattr(module, job["entry"])
+        if submission is not None:
+            spec = importlib.util.spec_from_file_location("submission", submission)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules["submission"] = module
+            spec.loader.exec_module(module)
+            entry = getattr(module, job["entry"])
     except BaseException as exc:  # the submission may raise anything, SystemExit included
         wire.write_frame(out, {"type": "error", "stage": "import", **describe(exc, submission)})
         return 0

@@ -182,6 +182,14 @@ GOOD = (
 )
 
 
+def test_a_profile_that_misses_most_of_the_timed_work_is_no_evidence() -> None:
+    bench, profile = _bench(), _profile()
+    assert nsight.unaccounted(profile, bench) is None  # 70 µs profiled, 69.6 µs timed
+    profile.totals["submission"].duration_us = 12.0  # e.g. it stopped the profiler itself
+    said = nsight.unaccounted(profile, bench)
+    assert said is not None and "12.0 µs" in said and "69.6 µs" in said
+
+
 def test_a_backed_explanation_passes() -> None:
     check = explanation.check(GOOD, RUBRIC, _bench(), _profile())
     assert check.backed, check.messages

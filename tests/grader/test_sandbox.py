@@ -205,3 +205,27 @@ def test_python_under_tmp_is_mounted(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     monkeypatch.setattr(sys, "prefix", str(tmp_path))
     args = sandbox._python_binds()
     assert str(tmp_path) in args
+
+
+def test_a_job_without_the_submission_imports_none_of_it(tmp_path: Path) -> None:
+    """The baselines' Nsight profile is measured by such a job: nothing of the student's runs
+    in it, so no submission can shape what every later grading is compared with."""
+    from grader import checkpoints, job
+    from grader.harness import wire
+    from grader.pipeline import child_env
+
+    ck = checkpoints.get("c3a-softmax")
+    marker = tmp_path / "imported"
+    source = f"open({str(marker)!r}, 'w').write('ran')\n"
+    paths = job.Paths(tmp_path / "job", tmp_path / "out", sandboxed=True)
+    job.write(paths, source, ck, "cpu", [], [], max_configs=1, with_submission=False)
+    assert not (paths.job / "submission.py").exists()
+    spec = job.child_spec(paths, ck, "cpu", child_env("cpu", paths))
+    frames: list[dict[str, object]] = []
+    outcome = sandbox.run(
+        spec,
+        Limits(wall_seconds=60),
+        lambda fp: frames.extend(h for h, _ in wire.read_frames(fp, 1 << 20)),
+    )
+    assert [f["type"] for f in frames] == ["ready", "phase", "done"], (frames, outcome.output)
+    assert not marker.exists()
