@@ -139,12 +139,12 @@ def main() -> None:
         record["shape_growth"] = grown
     if "rounds" in what:
         # The spread of one submission's speedup over repeated gradings, against the number of
-        # timed rounds: five gradings of 100 rounds; a grading of R rounds measures exactly the
+        # timed rounds: four gradings of 100 rounds; a grading of R rounds measures exactly the
         # first R of them, so each prefix is what R rounds would have given.
         ck = checkpoints.get("c3a-softmax")
         pruned = (ck.folder / "solutions" / "correct" / "lab_a1_pruned.py").read_text()
         gradings = []
-        for _ in range(5):
+        for _ in range(4):
             r, w = run(pruned, "c3a-softmax", out, profile=False, rounds=100)
             gradings.append({s["name"]: s["paired"] for s in r["benchmark"]["shapes"]})
         curve = []
