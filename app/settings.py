@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
@@ -43,11 +42,6 @@ class Settings(BaseSettings):
     # Nsight Compute on GPU workers. Off: no profile, so no level 3 (the grade says why); for
     # a worker whose ncu cannot read counters, or to measure the rest of the pipeline alone.
     gpu_profile: bool = True
-    # torch CPU threads of each worker's grading process (it draws inputs, computes references,
-    # checks outputs); 0: the host's cores / 8, at least 1. Each grading's sandboxed child runs
-    # one thread; parents using every core would crowd out the children of the workers beside
-    # them (measured with two GPU workers: docs/PERFORMANCE.md, "One versus two GPU workers").
-    grader_threads: int = Field(0, ge=0)
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
 
@@ -69,10 +63,6 @@ class Settings(BaseSettings):
     def all_checkpoint_dirs(self) -> list[Path]:
         """Checkpoints added with `kgrade checkpoints add` live in home/checkpoints."""
         return [*self.checkpoint_dirs, self.home / "checkpoints"]
-
-    @property
-    def torch_threads(self) -> int:
-        return self.grader_threads or max(1, (os.cpu_count() or 1) // 8)
 
     @property
     def db_url(self) -> str:

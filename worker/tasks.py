@@ -7,7 +7,7 @@ import os
 import socket
 import threading
 
-from celery.signals import worker_process_init, worker_ready, worker_shutdown
+from celery.signals import worker_ready, worker_shutdown
 from sqlalchemy import select
 
 from app import grading
@@ -152,14 +152,6 @@ def _report_seen(queues: str, gpu: str | None) -> None:
             log.exception("could not report this worker")
         if _seen_stop.wait(10.0):
             return
-
-
-@worker_process_init.connect
-def _limit_threads(**_: object) -> None:
-    """The grading process's own torch work shares the host with other workers' children."""
-    import torch
-
-    torch.set_num_threads(get_settings().torch_threads)
 
 
 @worker_ready.connect
