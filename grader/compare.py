@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -54,6 +55,7 @@ def compare(
     tol: Tolerance,
     positions: torch.Tensor | None = None,
     shape: tuple[int, ...] | None = None,
+    chunk: int = 1 << 16,
 ) -> Comparison:
     """allclose with NaN and ±Inf required to match exactly, and a message that points at the
     first wrong element (of `shape`, through `positions`, when comparing a sample)."""
@@ -68,8 +70,45 @@ def compare(
     def where(i: int) -> str:
         return _where(full_shape, int(positions[i]) if positions is not None else i)
 
-    o = out.to(torch.float64).flatten()
-    r = ref.to(torch.float64).flatten()
+    passed, max_err = _passes(out.flatten(), ref.flatten(), tol, chunk)
+    if passed:
+        return Comparison(True, max_err if math.isfinite(max_err) else None, "")
+    return _explain(out.to(torch.float64).flatten(), ref.to(torch.float64).flatten(), tol, where)
+
+
+def _passes(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance, chunk: int) -> tuple[bool, float]:
+    """The check alone, a chunk at a time: its float64 temporaries stay small and in cache
+    (whole-tensor temporaries of a 8192×4096 output were 256 MB each, 2.7 CPU-seconds a
+    compare). Elementwise, so exactly the verdict of the whole-tensor check; the max error
+    of the finite elements on the way."""
+    max_err = 0.0
+    for start in range(0, ref.numel(), chunk):
+        # copies (also of float64 inputs): the usual case below works in place
+        o = out[start : start + chunk].to(torch.float64, copy=True)
+        r = ref[start : start + chunk].to(torch.float64, copy=True)
+        if bool(torch.isfinite(o).all()) and bool(torch.isfinite(r).all()):  # the usual case
+            err = o.sub_(r).abs_()
+            if bool((err > r.abs_().mul_(tol.rtol).add_(tol.atol)).any()):
+                return False, 0.0
+            max_err = max(max_err, float(err.max()))
+            continue
+        o_nan, r_nan = torch.isnan(o), torch.isnan(r)
+        o_inf, r_inf = torch.isinf(o), torch.isinf(r)
+        if bool((o_nan != r_nan).any()) or bool(((o_inf | r_inf) & (o != r)).any()):
+            return False, 0.0
+        finite = ~(r_nan | r_inf | o_nan | o_inf)
+        err = (o - r).abs()
+        if bool((finite & (err > tol.atol + tol.rtol * r.abs())).any()):
+            return False, 0.0
+        if bool(finite.any()):
+            max_err = max(max_err, float(err[finite].max()))
+    return True, max_err
+
+
+def _explain(
+    o: torch.Tensor, r: torch.Tensor, tol: Tolerance, where: Callable[[int], str]
+) -> Comparison:
+    """The whole-tensor check with its message: which elements, how many, the first one."""
     o_nan, r_nan = torch.isnan(o), torch.isnan(r)
     o_inf, r_inf = torch.isinf(o), torch.isinf(r)
     finite = ~(r_nan | r_inf) & ~(o_nan | o_inf)
