@@ -52,9 +52,11 @@ def reconcile() -> int:
     s = get_settings()
     with transaction() as session:
         queued_gpu = {
-            sid: gpu_model_for(checkpoint)
-            for sid, checkpoint in session.execute(
-                select(Submission.id, Submission.checkpoint).where(Submission.stage == Stage.GPU)
+            sid: model or gpu_model_for(checkpoint)
+            for sid, checkpoint, model in session.execute(
+                select(Submission.id, Submission.checkpoint, Submission.gpu_model).where(
+                    Submission.stage == Stage.GPU
+                )
             )
         }
         resends = lifecycle.reconcile(session, s, queued_gpu)
@@ -91,7 +93,7 @@ def run_stage(submission_id: int, stage: Stage) -> str | None:
     with transaction() as session:
         if stage == Stage.PRECHECK and result.verdict is Verdict.CORRECT:
             model = gpu_model_for(checkpoint_id)
-            if model is not None and lifecycle.advance_to_gpu(session, held, result):
+            if model is not None and lifecycle.advance_to_gpu(session, held, result, model):
                 return model
         if not lifecycle.finish(session, held, result):
             log.warning("submission %s: lease lost before finishing; result dropped", submission_id)

@@ -105,8 +105,11 @@ def finish(session: Session, c: Claim, result: GradeResult) -> bool:
     return res.rowcount == 1  # type: ignore[attr-defined]
 
 
-def advance_to_gpu(session: Session, c: Claim, precheck: GradeResult) -> bool:
-    """The precheck passed: queue the GPU stage (a fresh attempt budget), keep its result."""
+def advance_to_gpu(session: Session, c: Claim, precheck: GradeResult, model: str) -> bool:
+    """The precheck passed: queue the GPU stage on `model`'s queue (a fresh attempt budget),
+    keep its result. The row remembers the queue, so that a message lost later is sent again
+    to it even if the deployment no longer lists that model (standings count only finished
+    rows, and the GPU stage's result sets gpu_model again)."""
     res = session.execute(
         update(Submission)
         .where(*_held(c))
@@ -117,7 +120,7 @@ def advance_to_gpu(session: Session, c: Claim, precheck: GradeResult) -> bool:
             claimed_by=None,
             lease_expires_at=None,
             enqueued_at=now(),
-            **summary_fields(precheck),
+            **{**summary_fields(precheck), "gpu_model": model},
         )
     )
     return res.rowcount == 1  # type: ignore[attr-defined]
@@ -147,7 +150,8 @@ class Resend:
 def reconcile(session: Session, s: Settings, gpu_model_for: dict[int, str | None]) -> list[Resend]:
     """Rows to send again: running with an expired lease (worker died), or queued for longer than
     a lease (message lost). Rows out of attempts end as internal_error. `gpu_model_for` maps a
-    GPU-stage row to the queue it belongs to (decided by the caller from the checkpoint)."""
+    GPU-stage row to the queue it belongs to (decided by the caller: the queue the row was
+    sent to, or from the checkpoint for rows queued before rows remembered it)."""
     t = now()
     stale = t - timedelta(seconds=s.lease_seconds)
     rows = session.scalars(

@@ -62,7 +62,7 @@ def test_precheck_advances_to_the_gpu_queue_with_a_fresh_budget(service_env) -> 
     s = get_settings()
     with transaction() as t:
         c = lifecycle.claim(t, sid, Stage.PRECHECK, "w1", s)
-        assert c and lifecycle.advance_to_gpu(t, c, _result())
+        assert c and lifecycle.advance_to_gpu(t, c, _result(), "h200")
     with transaction() as t:
         row = t.get(Submission, sid)
         assert row and (row.status, row.stage, row.attempts) == (Status.QUEUED, Stage.GPU, 0)

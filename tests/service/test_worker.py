@@ -168,3 +168,19 @@ def test_a_correct_precheck_goes_on_to_its_gpu_queue(  # type: ignore[no-untyped
     assert reconcile() == 1
     assert broker.llen("gpu.h200") == 1
     assert (_row(good).stage, _row(good).status) == ("gpu", Status.QUEUED)
+
+    # The deployment then stops listing H200 (workers being replaced, a typo in the setting):
+    # the row still belongs to the H200 queue it was sent to; the precheck queue would drop it
+    # and the reconciler would send it there again every lease, forever.
+    monkeypatch.setenv("KGRADE_GPU_MODELS", "rtx5090")
+    get_settings.cache_clear()
+    broker.delete("gpu.h200")
+    with transaction() as s:
+        s.execute(
+            update(Submission)
+            .where(Submission.id == good)
+            .values(enqueued_at=now() - timedelta(hours=1))
+        )
+    assert reconcile() == 1
+    assert broker.llen("gpu.h200") == 1 and broker.llen("precheck") == 0
+    assert _row(good).gpu_model == "h200"
