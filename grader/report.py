@@ -45,6 +45,11 @@ def render(result: GradeResult) -> str:
                 f"{k.dram_pct_of_peak or 0:5.1f} % peak  occ {k.occupancy_pct or 0:5.1f} %  "
                 f"{k.name[:60]}"
             )
+        if result.profile.baselines_measured not in (None, "now"):
+            out.append(
+                f"  (baselines profiled {result.profile.baselines_measured} on this GPU model and "
+                "versions, without any submission; kept)"
+            )
         if result.profile.report_file:
             out.append(f"  full report: {result.profile.report_file}")
     if result.explanation:

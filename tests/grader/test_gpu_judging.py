@@ -296,3 +296,21 @@ def test_measurement_cache_files_survive_garbage_and_round_trip(tmp_path: Path) 
     assert cachefile.load(path) == {}
     path.write_text("[1, 2]")
     assert cachefile.load(path) == {}
+
+
+def test_the_report_says_when_kept_baseline_profiles_were_measured() -> None:
+    from grader.models import GradeResult, KernelMetrics, Verdict
+    from grader.report import render
+
+    profile = _profile()
+    profile.kernels = [
+        KernelMetrics(
+            impl="torch", name="softmax", duration_us=110.0, dram_read_bytes=1, dram_write_bytes=1
+        )
+    ]
+    result = GradeResult(
+        checkpoint="c3a-softmax", verdict=Verdict.CORRECT, level=3, device="cuda", profile=profile
+    )
+    assert "baselines profiled" not in render(result)  # measured in this very grading
+    profile.baselines_measured = "2026-11-29 23:16 UTC"
+    assert "baselines profiled 2026-11-29 23:16 UTC" in render(result)
