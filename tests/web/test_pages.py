@@ -181,7 +181,9 @@ def test_an_admin_adds_validates_and_closes_a_checkpoint(
     admin.set_input_files(
         "input[name=wrong]", [str(p) for p in sorted((folder / "solutions" / "wrong").glob("*.py"))]
     )
-    admin.click("text=Validate and add")
+    # The form posts and the page comes back when all six gradings are done (~30 s on two
+    # cores): the click waits for that navigation, so it gets the long timeout too.
+    admin.click("text=Validate and add", timeout=180_000)
     admin.wait_for_selector("text=lab-add: valid, opened", timeout=180_000)
     admin.screenshot(path=str(SHOTS / "admin-checkpoints.png"), full_page=False)
     row = admin.locator("tr", has_text="lab-add")
