@@ -52,8 +52,9 @@ def install_dirs(ncu: str) -> list[str]:
     return [d for d in dict.fromkeys(dirs) if not d.startswith("/usr/")]
 
 
-def metrics_args(report: str) -> list[str]:
-    """Our metrics on every kernel in a kgrade:<impl> range (the baselines' own run)."""
+def _args(report: str, *selection: str) -> list[str]:
+    """Every kernel launched between the child's cudaProfilerStart/Stop, attributed to its
+    kgrade:<impl> NVTX range, clocks as they are; `selection`: what to collect."""
     return [
         "--target-processes",
         "all",
@@ -62,34 +63,25 @@ def metrics_args(report: str) -> list[str]:
         "--nvtx",
         "--clock-control",
         "none",
+        *selection,
         "--metrics",
         ",".join(METRICS),
         "-f",
         "-o",
         report,
     ]
+
+
+def metrics_args(report: str) -> list[str]:
+    """Our metrics on every kernel in a kgrade:<impl> range (the baselines' own run)."""
+    return _args(report)
 
 
 def submission_args(report: str) -> list[str]:
     """One run for the submission: `--set full` plus our metrics on every kernel it launches in
     its profiled call (the report a student downloads, and the numbers the grade uses). The
     child profiles that call alone (cudaProfilerStart/Stop around it)."""
-    return [
-        "--target-processes",
-        "all",
-        "--profile-from-start",
-        "off",
-        "--nvtx",
-        "--clock-control",
-        "none",
-        "--set",
-        "full",
-        "--metrics",
-        ",".join(METRICS),
-        "-f",
-        "-o",
-        report,
-    ]
+    return _args(report, "--set", "full")
 
 
 def take_report(path: Path, dest: Path, output: str = "") -> Path:
