@@ -156,15 +156,19 @@ def test_a_correct_precheck_goes_on_to_its_gpu_queue(  # type: ignore[no-untyped
     from app.settings import get_settings
     from worker.tasks import reconcile
 
+    def lose_the_message() -> None:
+        """The key gone from Redis, and the row queued for longer than a lease."""
+        broker.delete("gpu.h200")
+        with transaction() as s:
+            s.execute(
+                update(Submission)
+                .where(Submission.id == good)
+                .values(enqueued_at=now() - timedelta(hours=1))
+            )
+
     monkeypatch.setenv("KGRADE_GPU_MODELS", "h200")
     get_settings.cache_clear()
-    broker.delete("gpu.h200")
-    with transaction() as s:
-        s.execute(
-            update(Submission)
-            .where(Submission.id == good)
-            .values(enqueued_at=now() - timedelta(hours=1))
-        )
+    lose_the_message()
     assert reconcile() == 1
     assert broker.llen("gpu.h200") == 1
     assert (_row(good).stage, _row(good).status) == ("gpu", Status.QUEUED)
@@ -174,13 +178,7 @@ def test_a_correct_precheck_goes_on_to_its_gpu_queue(  # type: ignore[no-untyped
     # and the reconciler would send it there again every lease, forever.
     monkeypatch.setenv("KGRADE_GPU_MODELS", "rtx5090")
     get_settings.cache_clear()
-    broker.delete("gpu.h200")
-    with transaction() as s:
-        s.execute(
-            update(Submission)
-            .where(Submission.id == good)
-            .values(enqueued_at=now() - timedelta(hours=1))
-        )
+    lose_the_message()
     assert reconcile() == 1
     assert broker.llen("gpu.h200") == 1 and broker.llen("precheck") == 0
     assert _row(good).gpu_model == "h200"
