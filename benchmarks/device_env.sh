@@ -8,3 +8,11 @@ if [ -d .whl ]; then
     --target /tmp/site $wheels >/dev/null 2>&1 && export PYTHONPATH="/tmp/site:$PWD"
 fi
 export PYTHONPATH="${PYTHONPATH:-$PWD}"
+
+# The machine, for the record: GPUs, driver, torch/CUDA/Triton, ncu, CPU cores.
+machine_info() {
+  nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm --format=csv
+  python3 -c 'import torch, triton; print("torch", torch.__version__, "cuda", torch.version.cuda, "triton", triton.__version__)'
+  ncu --version | tail -1
+  nproc
+}

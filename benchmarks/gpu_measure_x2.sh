@@ -8,9 +8,7 @@
 source benchmarks/device_env.sh
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-{ nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm --format=csv
-  python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
-  ncu --version | tail -1; nproc; } > "$OUT/machine.txt" 2>&1
+machine_info > "$OUT/machine.txt" 2>&1
 timeout ${PAIR_S:-230} python3 benchmarks/gpu_pair.py /tmp/pair -n ${PAIR_N:-2} --threads 0,4 \
   > "$OUT/pair.log" 2>&1
 cp /tmp/pair/pair.json "$OUT/" 2>/dev/null

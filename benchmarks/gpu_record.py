@@ -38,6 +38,12 @@ def run(source: str, cid: str | Path, out: Path, **kw: object) -> tuple[dict, fl
     return result.model_dump(mode="json"), wall
 
 
+def pruned_lab() -> str:
+    """The course's lab file with its autotune configs pruned to valid ones (up to 20)."""
+    folder = checkpoints.get("c3a-softmax").folder
+    return (folder / "solutions" / "correct" / "lab_a1_pruned.py").read_text()
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
@@ -63,7 +69,7 @@ def main() -> None:
         ck = checkpoints.get("c3a-softmax")
         lab = (ck.folder / "solutions" / "wrong" / "lab_a1_autotune.py").read_text()
         record["lab_as_written"], _ = run(lab, "c3a-softmax", out, profile=False)
-        pruned = (ck.folder / "solutions" / "correct" / "lab_a1_pruned.py").read_text()
+        pruned = pruned_lab()
         # Five full gradings, Nsight and explanation included, as a student's would be. The
         # first compiles every config (cold Triton cache); the next four find the kept cache.
         spread = []
@@ -93,8 +99,7 @@ def main() -> None:
         )
     if "configs" in what:
         # How grading time grows with the number of autotune configs checked (cold caches).
-        ck = checkpoints.get("c3a-softmax")
-        pruned = (ck.folder / "solutions" / "correct" / "lab_a1_pruned.py").read_text()
+        pruned = pruned_lab()
         growth = []
         for n in (1, 5, 10, 20):
             fresh = out / f"configs-{n}" / "cache"
@@ -109,8 +114,7 @@ def main() -> None:
     if "nsight" in what:
         # A full grading with Nsight of the pruned lab file (it autotunes up to 20 configs),
         # twice: the first also profiles the baselines (kept), the second is the steady state.
-        ck = checkpoints.get("c3a-softmax")
-        pruned = (ck.folder / "solutions" / "correct" / "lab_a1_pruned.py").read_text()
+        pruned = pruned_lab()
         first, w1 = run(pruned, "c3a-softmax", out)
         expl = from_result(GradeResult.model_validate(first))
         second, w2 = run(pruned, "c3a-softmax", out, explanation=expl)
@@ -141,8 +145,7 @@ def main() -> None:
         # The spread of one submission's speedup over repeated gradings, against the number of
         # timed rounds: four gradings of 100 rounds; a grading of R rounds measures exactly the
         # first R of them, so each prefix is what R rounds would have given.
-        ck = checkpoints.get("c3a-softmax")
-        pruned = (ck.folder / "solutions" / "correct" / "lab_a1_pruned.py").read_text()
+        pruned = pruned_lab()
         gradings = []
         for _ in range(4):
             r, w = run(pruned, "c3a-softmax", out, profile=False, rounds=100)

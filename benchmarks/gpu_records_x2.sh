@@ -5,9 +5,7 @@
 source benchmarks/device_env.sh
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-{ nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm --format=csv
-  python3 -c 'import torch, triton; print("torch", torch.__version__, "cuda", torch.version.cuda, "triton", triton.__version__)'
-  ncu --version | tail -1; nproc; } > "$OUT/machine.txt" 2>&1
+machine_info > "$OUT/machine.txt" 2>&1
 export KGRADE_GPU_RECORD=/tmp/rec
 (
   export CUDA_VISIBLE_DEVICES=0
