@@ -118,11 +118,25 @@ def main() -> None:
         first, w1 = run(pruned, "c3a-softmax", out)
         expl = from_result(GradeResult.model_validate(first))
         second, w2 = run(pruned, "c3a-softmax", out, explanation=expl)
+        # The same source without Nsight: the child then runs without `ncu` in front of it, so
+        # the speedups say whether being under `ncu` changed what was timed.
+        third, w3 = run(pruned, "c3a-softmax", out, profile=False)
         record["nsight_full"] = [
-            {"wall": w, "stages": r["stages"], "level": r["level"], "profile": r["profile"]}
-            for r, w in ((first, w1), (second, w2))
+            {
+                "wall": w,
+                "stages": r["stages"],
+                "level": r["level"],
+                "profile": r["profile"],
+                "geomean": r["benchmark"]["geomean"],
+            }
+            for r, w in ((first, w1), (second, w2), (third, w3))
         ]
-        print(f"with Nsight: {w1:.1f} s then {w2:.1f} s; level {second['level']}", flush=True)
+        gms = [round(r["benchmark"]["geomean"]["torch"]["median"], 4) for r in (first, second, third)]
+        print(
+            f"with Nsight: {w1:.1f} s then {w2:.1f} s; level {second['level']}; without: "
+            f"{w3:.1f} s; geomean over torch (with, with, without): {gms}",
+            flush=True,
+        )
     if "shapes" in what:
         # How grading time grows with the number of benchmark shapes: the softmax checkpoint
         # cut to its first k shapes, after one grading of the whole checkpoint has filled the
