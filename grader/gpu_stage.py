@@ -22,13 +22,8 @@ from grader.options import GradeOptions
 
 # (job paths, command prefix, extra mounts) -> the child's sandbox spec
 SpecFn = Callable[[Paths, list[str], list[sandbox.Mount]], sandbox.Spec]
-# (baselines to profile) -> where their job (without the submission) was written
-WriteFn = Callable[[list[str]], Paths]
-
-
-def under_ncu(ncu: str, args: list[str]) -> tuple[list[str], list[sandbox.Mount]]:
-    """The command prefix and the mounts that run a child under `ncu` with `args`."""
-    return [ncu, *args], [sandbox.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
+# (implementations to profile, with the submission?) -> where the profile job was written
+WriteFn = Callable[[list[str], bool], Paths]
 
 
 def flush_bytes() -> int:
@@ -45,13 +40,10 @@ def finish(
     options: GradeOptions,
     stages: dict[str, float],
     child_spec: SpecFn,
-    write_baselines_job: WriteFn,
-    profiled: tuple[Path, str] | None,
+    write_profile_job: WriteFn,
 ) -> list[str]:
     """Fill result.benchmark/profile/explanation; return the reasons level 3 is not given
-    (empty: level 3). May turn the verdict to wrong_answer if timed calls were wrong.
-    `profiled`: where `ncu` wrote the report of the child's run and what the run printed
-    (None: the child did not run under `ncu`)."""
+    (empty: level 3). May turn the verdict to wrong_answer if timed calls were wrong."""
     d = checkpoint.definition
     reasons: list[str] = []
 
@@ -116,9 +108,7 @@ def finish(
 
     if options.profile:
         t = time.monotonic()
-        result.profile = run_profile(
-            shapes, checkpoint, options, child_spec, write_baselines_job, profiled
-        )
+        result.profile = run_profile(shapes, checkpoint, options, child_spec, write_profile_job)
         stages["nsight"] = time.monotonic() - t
         if result.profile.error:
             reasons.append(f"No Nsight Compute evidence: {result.profile.error}. Level 3 needs it.")
@@ -143,32 +133,36 @@ def run_profile(
     checkpoint: Checkpoint,
     options: GradeOptions,
     child_spec: SpecFn,
-    write_baselines_job: WriteFn,
-    profiled: tuple[Path, str] | None,
+    write_profile_job: WriteFn,
 ) -> ProfileResult:
-    """Nsight evidence on the last benchmark shape: the submission's kernels from the report
-    `ncu` wrote while the child ran (`--set full` plus our metrics, on one call after the
-    benchmark), and the baselines' kernels from a run without any submission code, measured
-    once per GPU model, versions and shape, then kept."""
+    """Nsight evidence on the last benchmark shape: one `ncu` run over the submission's call
+    (`--set full` plus our metrics), and the baselines' kernels from a run without any
+    submission code, measured once per GPU model, versions and shape, then kept."""
     shape = shapes[-1]
     out = ProfileResult(shape=shape.case.shape, dtype=shape.case.dtype)
     ncu = nsight.ncu_path()
-    if ncu is None or profiled is None:
+    if ncu is None:
         out.error = "ncu (Nsight Compute) is not installed on this worker"
         return out
     start = time.monotonic()
-    report, output = profiled
+    mounts = [sandbox.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
+    limits = options.limits
     try:
         base, out.baselines_measured = _baseline_kernels(
-            checkpoint, shape, ncu, options, child_spec, write_baselines_job
+            checkpoint, shape, ncu, options, child_spec, write_profile_job, mounts
         )
-        dest = (options.report_dir or report.parent.parent) / "submission-full.ncu-rep"
-        nsight.take_report(report, dest, output)
+        paths = write_profile_job(["submission"], True)
+        spec = child_spec(paths, [ncu, *nsight.submission_args(f"{paths.out_inside}/full")], mounts)
+        run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
+        dest = (options.report_dir or paths.job.parent) / "submission-full.ncu-rep"
+        report = nsight.take_report(paths.out / "full.ncu-rep", dest, run.output)
         mine = [
-            k for k in nsight.parse_raw_csv(nsight.import_csv(ncu, dest)) if k.impl == "submission"
+            k
+            for k in nsight.parse_raw_csv(nsight.import_csv(ncu, report))
+            if k.impl == "submission"
         ]
         if not mine:
-            hint = output.strip().splitlines()[-3:] if output else []
+            hint = run.output.strip().splitlines()[-3:] if run.output else []
             raise nsight.ProfileError(
                 "the profiler saw no kernel of yours" + (f" ({' / '.join(hint)})" if hint else "")
             )
@@ -200,7 +194,8 @@ def _baseline_kernels(
     ncu: str,
     options: GradeOptions,
     child_spec: SpecFn,
-    write_baselines_job: WriteFn,
+    write_profile_job: WriteFn,
+    mounts: list[sandbox.Mount],
 ) -> tuple[list[KernelMetrics], str]:
     """The baselines' kernels and when they were measured ("now" or a date)."""
     names = [b for b in checkpoint.definition.baselines if callable(checkpoint.baselines().get(b))]
@@ -215,8 +210,8 @@ def _baseline_kernels(
             return kept, str(known[key]["measured"])
         except (KeyError, TypeError, ValueError):
             pass  # an unreadable entry is measured again
-    paths = write_baselines_job(names)
-    spec = child_spec(paths, *under_ncu(ncu, nsight.metrics_args(f"{paths.out_inside}/baselines")))
+    paths = write_profile_job(names, False)
+    spec = child_spec(paths, [ncu, *nsight.metrics_args(f"{paths.out_inside}/baselines")], mounts)
     run = sandbox.run(spec, options.limits, _drain, sandboxed=paths.sandboxed)
     report = nsight.take_report(
         paths.out / "baselines.ncu-rep", paths.job.parent / "b.ncu-rep", run.output

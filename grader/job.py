@@ -92,13 +92,10 @@ def write(
     flush_bytes: int = 0,
     profile_impls: list[str] | None = None,
     with_submission: bool = True,
-    profile_after: bool = False,
 ) -> None:
     """Write the child's job. Without the submission (`with_submission=False`) the child
     imports nothing of the student's: the baselines' profile is measured that way, so that no
-    submission can touch what other gradings will be compared with. `profile_after`: the
-    benchmark ends with one call of the submission between cudaProfilerStart/Stop (the child
-    runs under `ncu`)."""
+    submission can touch what other gradings will be compared with."""
     paths.job.mkdir(parents=True, exist_ok=True)
     paths.out.mkdir(parents=True, exist_ok=True)
     paths.job.chmod(0o755)
@@ -146,7 +143,7 @@ def write(
         if profile_impls is not None:
             spec["profile"] = {**gpu, "impls": profile_impls}
         else:
-            spec["bench"] = {**gpu, "profile_after": profile_after}
+            spec["bench"] = gpu
     (paths.job / "job.json").write_text(json.dumps(spec))
     for f in paths.job.iterdir():
         f.chmod(0o644)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import torch
 
-from grader import benchmark, gpu_stage, job, nsight, rubric, sandbox
+from grader import benchmark, gpu_stage, job, rubric, sandbox
 from grader.checkpoints import Checkpoint
 from grader.evaluate import Collector, PlannedRun, evaluate
 from grader.models import GradeResult, Verdict
@@ -92,27 +92,30 @@ def plan_runs(checkpoint: Checkpoint, device: str, seed: int) -> list[PlannedRun
     return runs
 
 
-def write_baselines_job(
+def write_profile_job(
     paths: job.Paths,
+    source: str,
     checkpoint: Checkpoint,
     shapes: list[benchmark.BenchShape],
     options: GradeOptions,
     impls: list[str],
+    with_submission: bool,
 ) -> job.Paths:
-    """The baselines' Nsight job: no submission, in folders of their own with a Triton cache
-    no submission has written to."""
-    own = paths.job.parent / "baselines"
-    paths = job.Paths(own / "job", own / "out", paths.sandboxed)
+    """The Nsight replay's job: in this grading's folders, or, for the baselines alone, in
+    folders of their own with a Triton cache no submission has written to."""
+    if not with_submission:
+        own = paths.job.parent / "baselines"
+        paths = job.Paths(own / "job", own / "out", paths.sandboxed)
     job.write(
         paths,
-        "",
+        source,
         checkpoint,
         "cuda",
         [],
         shapes[-1:],
         max_configs=options.max_configs,
         profile_impls=impls,
-        with_submission=False,
+        with_submission=with_submission,
     )
     return paths
 
@@ -215,14 +218,6 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
         else None
     )
     paths = job.Paths(root / "job", root / "out", sandboxed, kept)
-    # With Nsight on, the child runs under `ncu`, which profiles one call of the submission
-    # after the benchmark (outside the timed region; unprofiled launches run as they are).
-    ncu = nsight.ncu_path() if shapes and options.profile else None
-    prefix, mounts = (
-        gpu_stage.under_ncu(ncu, nsight.submission_args(f"{paths.out_inside}/full"))
-        if ncu
-        else ([], [])
-    )
     try:
         flush = gpu_stage.flush_bytes() if shapes else 0
         job.write(
@@ -234,7 +229,6 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
             shapes,
             max_configs=options.max_configs,
             flush_bytes=flush,
-            profile_after=ncu is not None,
         )
         collector = Collector(
             runs,
@@ -242,7 +236,7 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
             options.limits.result_bytes,
             bench_refs={s.id: s.references for s in shapes},
         )
-        spec = job.child_spec(paths, checkpoint, device, child_env(device, paths), prefix, mounts)
+        spec = job.child_spec(paths, checkpoint, device, child_env(device, paths))
         outcome = sandbox.run(spec, options.limits, collector, sandboxed=sandboxed)
         stages["sandbox"] = outcome.wall
         stages.update({f"child_{k}": v for k, v in collector.result.phases.items()})
@@ -277,8 +271,9 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
                 lambda at, prefix, mounts: job.child_spec(
                     at, checkpoint, device, child_env(device, at), prefix, mounts
                 ),
-                lambda impls: write_baselines_job(paths, checkpoint, shapes, options, impls),
-                (paths.out / "full.ncu-rep", outcome.output) if ncu else None,
+                lambda impls, with_submission: write_profile_job(
+                    paths, source, checkpoint, shapes, options, impls, with_submission
+                ),
             )
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -146,7 +146,8 @@ def main() -> int:
     if job["runs"] and not job.get("profile"):
         mark = _phase(out, "cases", mark)
     if job.get("bench") or job.get("profile"):
-        gpu_stage(job, out, entry, inputs, counter, forcer, submission, mark)
+        gpu_stage(job, out, entry, inputs, counter, forcer, submission)
+        _phase(out, "bench" if job.get("bench") else "profile", mark)
     wire.write_frame(out, {"type": "done"})
     out.close()
     return 0
@@ -160,11 +161,8 @@ def gpu_stage(
     counter: guards.LaunchCounter,
     forcer: guards.ConfigForcer,
     submission: str,
-    mark: float,
 ) -> None:
-    """Benchmark (or profile) with the autotuner free to pick, and no guard overhead. A
-    benchmark under `ncu` ends with the profiled call of the submission on the last shape: the
-    config its autotuner picked while being timed, in the process that was timed."""
+    """Benchmark (or profile) with the autotuner free to pick, and no guard overhead."""
     from harness import bench
 
     forcer.index = None
@@ -172,8 +170,8 @@ def gpu_stage(
     spec = job.get("bench") or job["profile"]
     baselines = bench.load_baselines(spec["problem"], spec["baselines"])
     if job.get("profile"):
-        bench.profile_replay(entry, baselines, spec["shapes"][0], inputs, spec["impls"])
-        _phase(out, "profile", mark)
+        shape = spec["shapes"][0]
+        bench.profile_replay(entry, baselines, shape, inputs, spec["impls"])
         return
     for shape in spec["shapes"]:
         try:
@@ -182,10 +180,6 @@ def gpu_stage(
             frame = {"type": "bench_error", "shape": shape["id"], **describe(exc, submission)}
             wire.write_frame(out, frame)
             return
-    mark = _phase(out, "bench", mark)
-    if spec.get("profile_after"):
-        bench.profile_replay(entry, {}, spec["shapes"][-1], inputs, ["submission"])
-        _phase(out, "profile", mark)
 
 
 if __name__ == "__main__":
