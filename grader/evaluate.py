@@ -55,6 +55,10 @@ class Collected:
     bench_error: dict[str, Any] | None = None
     # Seconds per phase as the child measured them: diagnostics only, never judged.
     phases: dict[str, float] = field(default_factory=dict)
+    # Kernel name -> the config its autotuner picked for the last benchmark shape (what the
+    # Nsight replay runs), and the configs the replay ran: what the child says, shown as such.
+    tuned: dict[str, str] = field(default_factory=dict)
+    profiled: list[str] = field(default_factory=list)
 
 
 def _config_label(header: dict[str, Any]) -> str | None:
@@ -102,6 +106,12 @@ class Collector:
             self._record(kind, header, payload)
         elif kind in {"bench", "bench_output", "bench_bad_output", "bench_error"}:
             self._bench(kind, header, payload)
+        elif kind == "tuned" and isinstance(header.get("configs"), dict):
+            self.result.tuned = {
+                str(k)[:100]: str(v)[:300] for k, v in list(header["configs"].items())[:16]
+            }
+        elif kind == "profiled" and isinstance(header.get("configs"), list):
+            self.result.profiled = [str(c)[:400] for c in header["configs"][:16]]
         elif kind == "phase" and len(self.result.phases) < 8:
             name, seconds = header.get("name"), header.get("seconds")
             if isinstance(name, str) and isinstance(seconds, int | float):

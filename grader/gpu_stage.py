@@ -15,7 +15,7 @@ import torch
 from grader import benchmark, cachefile, calibrate, compiled, explanation, gpus, nsight, sandbox
 from grader.benchmark import BenchShape
 from grader.checkpoints import Checkpoint
-from grader.evaluate import Collected
+from grader.evaluate import Collected, Collector
 from grader.job import Paths
 from grader.models import GradeResult, KernelMetrics, ProfileResult, Verdict
 from grader.options import GradeOptions
@@ -108,7 +108,9 @@ def finish(
 
     if options.profile:
         t = time.monotonic()
-        result.profile = run_profile(shapes, checkpoint, options, child_spec, write_profile_job)
+        result.profile = run_profile(
+            shapes, checkpoint, options, child_spec, write_profile_job, stages
+        )
         stages["nsight"] = time.monotonic() - t
         if result.profile.error:
             reasons.append(f"No Nsight Compute evidence: {result.profile.error}. Level 3 needs it.")
@@ -134,10 +136,12 @@ def run_profile(
     options: GradeOptions,
     child_spec: SpecFn,
     write_profile_job: WriteFn,
+    stages: dict[str, float],
 ) -> ProfileResult:
     """Nsight evidence on the last benchmark shape: one `ncu` run over the submission's call
-    (`--set full` plus our metrics), and the baselines' kernels from a run without any
-    submission code, measured once per GPU model, versions and shape, then kept."""
+    (`--set full` plus our metrics), with the configs its autotuners picked while timed, and
+    the baselines' kernels from a run without any submission code, measured once per GPU
+    model, versions and shape, then kept."""
     shape = shapes[-1]
     out = ProfileResult(shape=shape.case.shape, dtype=shape.case.dtype)
     ncu = nsight.ncu_path()
@@ -153,7 +157,10 @@ def run_profile(
         )
         paths = write_profile_job(["submission"], True)
         spec = child_spec(paths, [ncu, *nsight.submission_args(f"{paths.out_inside}/full")], mounts)
-        run = sandbox.run(spec, limits, _drain, sandboxed=paths.sandboxed)
+        said = Collector([], {}, limits.result_bytes)
+        run = sandbox.run(spec, limits, said, sandboxed=paths.sandboxed)
+        out.configs = said.result.profiled
+        stages.update({f"nsight_{k}": v for k, v in said.result.phases.items()})
         dest = (options.report_dir or paths.job.parent) / "submission-full.ncu-rep"
         report = nsight.take_report(paths.out / "full.ncu-rep", dest, run.output)
         mine = [

@@ -92,10 +92,12 @@ def write(
     flush_bytes: int = 0,
     profile_impls: list[str] | None = None,
     with_submission: bool = True,
+    force_configs: dict[str, str] | None = None,
 ) -> None:
     """Write the child's job. Without the submission (`with_submission=False`) the child
     imports nothing of the student's: the baselines' profile is measured that way, so that no
-    submission can touch what other gradings will be compared with."""
+    submission can touch what other gradings will be compared with. `force_configs`: the
+    Nsight replay runs, per autotuned kernel, the config its autotuner picked while timed."""
     paths.job.mkdir(parents=True, exist_ok=True)
     paths.out.mkdir(parents=True, exist_ok=True)
     paths.job.chmod(0o755)
@@ -141,7 +143,7 @@ def write(
             "shapes": shape_specs,
         }
         if profile_impls is not None:
-            spec["profile"] = {**gpu, "impls": profile_impls}
+            spec["profile"] = {**gpu, "impls": profile_impls, "force": force_configs or {}}
         else:
             spec["bench"] = gpu
     (paths.job / "job.json").write_text(json.dumps(spec))

@@ -180,6 +180,9 @@ class ProfileResult(BaseModel):
     # the baselines' kernels are measured without any submission, once per GPU model,
     # versions and shape: "now", or when they were
     baselines_measured: str | None = None
+    # the configs the profiled call ran, as the child named them: those its autotuners picked
+    # while timed (empty: none was autotuned, or the replay had to tune again)
+    configs: list[str] = Field(default_factory=list)
 
 
 class ExplanationCheck(BaseModel):

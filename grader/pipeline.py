@@ -100,6 +100,7 @@ def write_profile_job(
     options: GradeOptions,
     impls: list[str],
     with_submission: bool,
+    force_configs: dict[str, str],
 ) -> job.Paths:
     """The Nsight replay's job: in this grading's folders, or, for the baselines alone, in
     folders of their own with a Triton cache no submission has written to."""
@@ -116,6 +117,7 @@ def write_profile_job(
         max_configs=options.max_configs,
         profile_impls=impls,
         with_submission=with_submission,
+        force_configs=force_configs if with_submission else None,
     )
     return paths
 
@@ -272,7 +274,14 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
                     at, checkpoint, device, child_env(device, at), prefix, mounts
                 ),
                 lambda impls, with_submission: write_profile_job(
-                    paths, source, checkpoint, shapes, options, impls, with_submission
+                    paths,
+                    source,
+                    checkpoint,
+                    shapes,
+                    options,
+                    impls,
+                    with_submission,
+                    collector.result.tuned,
                 ),
             )
     finally:

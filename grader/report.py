@@ -45,6 +45,11 @@ def render(result: GradeResult) -> str:
                 f"{k.dram_pct_of_peak or 0:5.1f} % peak  occ {k.occupancy_pct or 0:5.1f} %  "
                 f"{k.name[:60]}"
             )
+        if result.profile.configs:
+            out.append(
+                "  your call ran the configs your autotuner picked while timed: "
+                + "; ".join(result.profile.configs)
+            )
         if result.profile.baselines_measured not in (None, "now"):
             out.append(
                 f"  (baselines profiled {result.profile.baselines_measured} on this GPU model and "

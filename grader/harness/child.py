@@ -162,7 +162,9 @@ def gpu_stage(
     forcer: guards.ConfigForcer,
     submission: str,
 ) -> None:
-    """Benchmark (or profile) with the autotuner free to pick, and no guard overhead."""
+    """Benchmark (or profile) with the autotuner free to pick, and no guard overhead. The
+    benchmark ends by saying which config each autotuner picked for the last shape; the
+    Nsight replay of that shape runs those configs (`force`) rather than tuning again."""
     from harness import bench
 
     forcer.index = None
@@ -170,8 +172,9 @@ def gpu_stage(
     spec = job.get("bench") or job["profile"]
     baselines = bench.load_baselines(spec["problem"], spec["baselines"])
     if job.get("profile"):
-        shape = spec["shapes"][0]
-        bench.profile_replay(entry, baselines, shape, inputs, spec["impls"])
+        forcer.labels = dict(spec.get("force") or {})
+        bench.profile_replay(entry, baselines, spec["shapes"][0], inputs, spec["impls"])
+        wire.write_frame(out, {"type": "profiled", "configs": list(dict.fromkeys(forcer.used))})
         return
     for shape in spec["shapes"]:
         try:
@@ -180,6 +183,7 @@ def gpu_stage(
             frame = {"type": "bench_error", "shape": shape["id"], **describe(exc, submission)}
             wire.write_frame(out, frame)
             return
+    wire.write_frame(out, {"type": "tuned", "configs": forcer.picked()})
 
 
 if __name__ == "__main__":

@@ -142,13 +142,17 @@ def label(config: Any) -> str:
 
 class ConfigForcer:
     """Replaces `Autotuner.run`: runs config number `index` of the pruned list; with `index`
-    None (while benchmarking) the autotuner runs as written and picks its fastest config."""
+    None (while benchmarking) the autotuner runs as written and picks its fastest config, and
+    is remembered (`picked()`). `labels` (the Nsight replay): each autotuner, by its kernel's
+    name, runs the config it picked while being timed, when that config is in its pruned list."""
 
     def __init__(self) -> None:
         self.index: int | None = 0
         self.original: Callable[..., Any] | None = None
         self.seen: dict[int, list[str]] = {}  # autotuner id -> labels of its pruned configs
         self.used: list[str] = []
+        self.tuners: list[Any] = []  # autotuners that ran free
+        self.labels: dict[str, str] = {}
 
     def reset(self, index: int) -> None:
         self.index = index
@@ -159,16 +163,35 @@ class ConfigForcer:
     def count(self) -> int:
         return max((len(v) for v in self.seen.values()), default=1)
 
+    def picked(self) -> dict[str, str]:
+        """Kernel name -> the config its autotuner ran last (for its last key)."""
+        return {
+            t.base_fn.__name__: label(t.best_config)
+            for t in self.tuners
+            if getattr(t, "best_config", None) is not None
+        }
+
     def wrap(self) -> Callable[..., Any]:
         forcer = self
 
+        def pruned(self_: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+            self_.nargs = dict(zip(self_.arg_names, args, strict=False))
+            return self_.prune_configs(kwargs) if len(self_.configs) > 1 else self_.configs
+
         def forced_run(self_: Any, *args: Any, **kwargs: Any) -> Any:
             if forcer.index is None and forcer.original is not None:
-                return forcer.original(self_, *args, **kwargs)
-            self_.nargs = dict(zip(self_.arg_names, args, strict=False))
-            configs = self_.prune_configs(kwargs) if len(self_.configs) > 1 else self_.configs
-            forcer.seen[id(self_)] = [label(c) for c in configs]
-            config = configs[min(forcer.index or 0, len(configs) - 1)]
+                wanted = forcer.labels.get(self_.base_fn.__name__)
+                configs = pruned(self_, args, kwargs) if wanted is not None else []
+                config = next((c for c in configs if label(c) == wanted), None)
+                if config is None:
+                    self_.nargs = None
+                    if all(t is not self_ for t in forcer.tuners):
+                        forcer.tuners.append(self_)
+                    return forcer.original(self_, *args, **kwargs)
+            else:
+                configs = pruned(self_, args, kwargs)
+                forcer.seen[id(self_)] = [label(c) for c in configs]
+                config = configs[min(forcer.index or 0, len(configs) - 1)]
             forcer.used.append(f"{self_.base_fn.__name__}({label(config)})")
             self_.best_config = config
             if config.pre_hook is not None:

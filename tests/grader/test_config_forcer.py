@@ -1,0 +1,122 @@
+"""The autotune config forcer in the child (grader/harness/guards.py): the Nsight replay runs,
+per autotuned kernel, the config its autotuner picked while being timed. Run in a subprocess
+under the Triton interpreter, since installing the guards patches Triton for the process."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import torch
+
+from grader import checkpoints, job
+from grader.benchmark import BenchShape
+from grader.evaluate import Collector
+from grader.harness import wire
+
+HARNESS_PARENT = Path(job.HARNESS_DIR).parent
+
+SCRIPT = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import torch, triton, triton.language as tl
+from harness import guards
+
+counter, forcer = guards.LaunchCounter(), guards.ConfigForcer()
+guards.install(counter, forcer)
+
+
+@triton.autotune(configs=[triton.Config({"V": v}, num_warps=4) for v in (1, 2, 3)], key=["n"])
+@triton.jit
+def fill(out_ptr, n, V: tl.constexpr):
+    offs = tl.arange(0, 8)
+    tl.store(out_ptr + offs, tl.full([8], V, tl.float32), mask=offs < n)
+
+
+@triton.autotune(configs=[triton.Config({"V": 7}, num_warps=2)], key=["n"])
+@triton.jit
+def single(out_ptr, n, V: tl.constexpr):
+    offs = tl.arange(0, 8)
+    tl.store(out_ptr + offs, tl.full([8], V, tl.float32), mask=offs < n)
+
+
+out = torch.zeros(8)
+forcer.index = None  # as in the GPU stage: the autotuners are free unless named
+forcer.labels = json.loads(sys.argv[2])
+seen = []
+for kernel in (fill, single):
+    kernel[(1,)](out, 8)
+    seen.append(out[0].item())
+print(json.dumps({"values": seen, "picked": forcer.picked(), "used": forcer.used}))
+"""
+
+
+def _run(labels: dict[str, str]) -> dict:  # type: ignore[type-arg]
+    env = {**os.environ, "TRITON_INTERPRET": "1", "CUDA_VISIBLE_DEVICES": ""}
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(HARNESS_PARENT), json.dumps(labels)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_the_replay_runs_the_config_the_autotuner_picked_while_timed() -> None:
+    got = _run({"fill": "V=2, num_warps=4"})
+    assert got["values"] == [2.0, 7.0]  # fill: the named config, not the first or the best
+    assert got["used"] == ["fill(V=2, num_warps=4)"]
+    # an autotuner left free is remembered, with what it ran: the next replay's labels
+    assert got["picked"] == {"single": "V=7, num_warps=2"}
+
+
+def test_a_named_config_not_in_the_list_leaves_the_autotuner_free() -> None:
+    # e.g. a config pruned away for this shape: `single` then runs as written
+    got = _run({"fill": "V=3, num_warps=4", "single": "V=9, num_warps=2"})
+    assert got["values"] == [3.0, 7.0]
+    assert got["used"] == ["fill(V=3, num_warps=4)"]
+    assert got["picked"] == {"single": "V=7, num_warps=2"}
+
+
+def test_the_profile_job_carries_the_picked_configs(tmp_path: Path) -> None:
+    ck = checkpoints.get("c3a-softmax")
+    paths = job.Paths(tmp_path / "job", tmp_path / "out", sandboxed=False)
+    picked = {"softmax_kernel": "BLOCK_SIZE=4096, num_warps=8"}
+    job.write(
+        paths, "x = 1", ck, "cuda", [], [], max_configs=1, profile_impls=[], force_configs=picked
+    )
+    assert "profile" not in json.loads((paths.job / "job.json").read_text())  # no shapes: no GPU
+    case = ck.definition.benchmark_shapes[0]
+    shape = BenchShape(0, case, [[torch.zeros(2, 2)]], [torch.zeros(2, 2)], [0], 32)
+    job.write(
+        paths,
+        "x = 1",
+        ck,
+        "cuda",
+        [],
+        [shape],
+        max_configs=1,
+        profile_impls=["submission"],
+        force_configs=picked,
+    )
+    spec = json.loads((paths.job / "job.json").read_text())
+    assert spec["profile"]["force"] == picked and spec["profile"]["impls"] == ["submission"]
+
+
+def test_the_collector_keeps_what_the_child_says_it_tuned_and_profiled_bounded() -> None:
+    buf = io.BytesIO()
+    wire.write_frame(buf, {"type": "tuned", "configs": {f"k{i}": "x" * 999 for i in range(40)}})
+    wire.write_frame(buf, {"type": "profiled", "configs": ["k(A=1)"] * 40})
+    wire.write_frame(buf, {"type": "tuned", "configs": "not a dict"})  # ignored, not fatal
+    buf.seek(0)
+    c = Collector([], {}, 1 << 20)
+    c(buf)
+    assert len(c.result.tuned) == 16 and all(len(v) == 300 for v in c.result.tuned.values())
+    assert c.result.profiled == ["k(A=1)"] * 16
