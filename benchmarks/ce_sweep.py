@@ -1,13 +1,15 @@
 """Sweep the reference cross-entropy's launch parameters on this GPU (issue 3: the largest
 shape at >= 85 % of copy bandwidth).
 
-python3 benchmarks/ce_sweep.py [OUT.json]
+python3 benchmarks/ce_sweep.py [OUT.json] [--full]
 
-Every config of (BLOCK, ROWS, num_warps, num_stages) is timed on the largest benchmark shape
-(4096 x 128256 bf16); the fastest few and the current `_launch_params` choice are then timed
-on the other benchmark shapes. Times: triton.testing.do_bench medians (L2 flushed between
-calls); GB/s over the minimal bytes (logits + targets), against the copy bandwidth measured by
-grader.calibrate in the same process.
+On the largest benchmark shape (4096 x 128256 bf16): the current `_launch_params` choice, or
+with --full every config of (BLOCK, ROWS, num_warps, num_stages), as run on 2026-11-30; the
+fastest few are then timed on the other benchmark shapes. On every shape, split-row
+candidates: SPLIT programs per row, each an online logsumexp over its own span, combined in the
+mean kernel (the reference adopted SPLIT=2 from 65536 columns). Times: triton.testing.do_bench
+medians (L2 flushed between calls); GB/s over the minimal bytes (logits + targets), against the
+copy bandwidth measured by grader.calibrate in the same process.
 """
 
 from __future__ import annotations
