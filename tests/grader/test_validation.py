@@ -1,0 +1,23 @@
+"""Validating a checkpoint runs its gradings side by side; the checks must be the sequential
+run's, in the same order (reference, wrong solutions, starter)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader import checkpoints
+from grader.options import GradeOptions
+from grader.validation import validate
+
+
+@pytest.mark.slow
+def test_side_by_side_validation_gives_the_sequential_checks_in_order() -> None:
+    ck = checkpoints.get("c3a-vector-add")
+    options = GradeOptions(device="cpu")
+    one = validate(ck, options, workers=1)
+    three = validate(ck, options, workers=3)
+    assert [c.name for c in three] == [c.name for c in one]
+    assert [c.name for c in one][0] == "reference.py" and one[-1].name == "starter.py"
+    assert [(c.got, c.ok) for c in three] == [(c.got, c.ok) for c in one]
+    assert all(c.ok for c in three)
+    assert one[-1].expected == "not correct" and one[-1].got != "correct"
