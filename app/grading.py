@@ -26,12 +26,14 @@ def options(
         max_processes=s.max_processes,
         output_bytes=s.output_limit_kib * 1024,
     )
+    if profile is None:
+        profile = explanation is not None if s.gpu_profile == "explained" else bool(s.gpu_profile)
     return GradeOptions(
         device=device,
         limits=limits,
         unsafe_no_sandbox=unsafe_no_sandbox,
         explanation=explanation,
-        profile=s.gpu_profile if profile is None else profile,
+        profile=profile,
         cache_dir=s.home,
         report_dir=report_dir,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -41,7 +41,9 @@ class Settings(BaseSettings):
     output_limit_kib: int = Field(64, ge=1, description="captured stdout/stderr kept")
     # Nsight Compute on GPU workers. Off: no profile, so no level 3 (the grade says why); for
     # a worker whose ncu cannot read counters, or to measure the rest of the pipeline alone.
-    gpu_profile: bool = True
+    # "explained": only for submissions that carry an explanation, the only ones that can
+    # reach level 3 (about 16 s less per GPU grading for the others, e.g. near a deadline).
+    gpu_profile: bool | Literal["explained"] = True
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
 

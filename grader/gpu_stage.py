@@ -118,7 +118,7 @@ def finish(
             result.messages.extend(nsight.summary(result.profile.totals))
             if unaccounted := nsight.unaccounted(result.profile, bench):
                 reasons.append(unaccounted)
-    else:
+    elif options.explanation is not None:  # without one, the missing explanation is the reason
         reasons.append("Nsight Compute profiling was turned off: level 3 needs its evidence.")
 
     if options.explanation is None:
