@@ -314,3 +314,28 @@ def test_the_report_says_when_kept_baseline_profiles_were_measured() -> None:
     assert "baselines profiled" not in render(result)  # measured in this very grading
     profile.baselines_measured = "2026-11-29 23:16 UTC"
     assert "baselines profiled 2026-11-29 23:16 UTC" in render(result)
+
+
+def test_the_report_names_the_configs_the_profiled_call_ran() -> None:
+    from grader.models import GradeResult, KernelMetrics, Verdict
+    from grader.report import render
+
+    profile = _profile()
+    profile.kernels = [
+        KernelMetrics(
+            impl="submission",
+            name="softmax_kernel",
+            duration_us=39.0,
+            dram_read_bytes=1,
+            dram_write_bytes=1,
+        )
+    ]
+    result = GradeResult(
+        checkpoint="c3a-softmax", verdict=Verdict.CORRECT, level=3, device="cuda", profile=profile
+    )
+    assert "autotuner picked" not in render(result)  # nothing autotuned: nothing to name
+    profile.configs = ["softmax_kernel(BLOCK_SIZE=4096, num_warps=8)"]
+    assert (
+        "your call ran the configs your autotuner picked while timed: "
+        "softmax_kernel(BLOCK_SIZE=4096, num_warps=8)"
+    ) in render(result)
