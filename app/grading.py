@@ -34,6 +34,7 @@ def options(
         unsafe_no_sandbox=unsafe_no_sandbox,
         explanation=explanation,
         profile=profile,
+        check_on_gpu=s.check_on_gpu,
         cache_dir=s.home,
         report_dir=report_dir,
     )

@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     # "explained": only for submissions that carry an explanation, the only ones that can
     # reach level 3 (about 16 s less per GPU grading for the others, e.g. near a deadline).
     gpu_profile: bool | Literal["explained"] = True
+    # GPU workers: check the outputs on the GPU after the sandboxed child has exited, instead
+    # of on the CPU as they stream in (off until measured on a GPU host against the default).
+    check_on_gpu: bool = False
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
 

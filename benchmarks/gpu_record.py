@@ -2,7 +2,7 @@
 dated record (Markdown) plus the raw results (JSON) for benchmarks/results/.
 
     python3 benchmarks/gpu_record.py OUT_DIR [refs] [lab] [nsight] [configs] [shapes] [rounds]
-                                     [CHECKPOINT_ID ...]
+                                     [checks] [CHECKPOINT_ID ...]
 """
 
 from __future__ import annotations
@@ -131,7 +131,9 @@ def main() -> None:
             }
             for r, w in ((first, w1), (second, w2), (third, w3))
         ]
-        gms = [round(r["benchmark"]["geomean"]["torch"]["median"], 4) for r in (first, second, third)]
+        gms = [
+            round(r["benchmark"]["geomean"]["torch"]["median"], 4) for r in (first, second, third)
+        ]
         print(
             f"with Nsight: {w1:.1f} s then {w2:.1f} s; level {second['level']}; without: "
             f"{w3:.1f} s; geomean over torch (with, with, without): {gms}",
@@ -174,6 +176,28 @@ def main() -> None:
             curve.append({"rounds": n, "geomeans": gms, "spread": spread})
             print(f"rounds {n}: spread {spread:.3%} over {len(gms)} gradings", flush=True)
         record["rounds_curve"] = {"gradings": gradings, "curve": curve}
+    if "checks" in what:
+        # Where the parent checks the outputs: on the CPU as they stream in (the default), or
+        # on the GPU once the child has exited (KGRADE_CHECK_ON_GPU). Interleaved, warm; the
+        # verdicts and speedups must agree, the times say which is faster.
+        pruned = pruned_lab()
+        run(pruned, "c3a-softmax", out, profile=False)  # warm caches
+        rows = []
+        for i in range(6):
+            on_gpu = i % 2 == 1
+            r, w = run(pruned, "c3a-softmax", out, profile=False, check_on_gpu=on_gpu)
+            gm = r["benchmark"]["geomean"]["torch"]["median"]
+            rows.append(
+                {
+                    "check_on_gpu": on_gpu,
+                    "wall": w,
+                    "stages": r["stages"],
+                    "geomean": gm,
+                    "verdict": r["verdict"],
+                }
+            )
+            print(f"check_on_gpu={on_gpu}: {w:.1f} s, geomean {gm:.4f}, {r['stages']}", flush=True)
+        record["checks"] = rows
     name = "record-" + "-".join(what) + ".json"
     (out / name).write_text(json.dumps(record, indent=1))
     print(torch.cuda.get_device_name(), versions())

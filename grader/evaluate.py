@@ -7,6 +7,7 @@ carry bytes that were compared against references the child never saw.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,8 @@ from grader.compare import Comparison, compare, compare_sampled
 from grader.harness import wire
 from grader.models import CaseResult, CaseSpec, ConfigResult, Tolerance, Verdict
 from grader.sandbox import RunOutcome
+
+PENDING = Comparison(False, None, "not compared yet")  # a deferred check, until finish()
 
 
 @dataclass
@@ -69,7 +72,10 @@ def _config_label(header: dict[str, Any]) -> str | None:
 
 
 class Collector:
-    """Consumes the child's result stream, comparing each output as it arrives."""
+    """Consumes the child's result stream, comparing each output as it arrives; or, with
+    `check_on` (a device), keeping the whole outputs and comparing them there in `finish()`,
+    after the child has exited: on a GPU, nothing is being timed then, and the child never
+    waits for the parent's CPU to read its outputs."""
 
     def __init__(
         self,
@@ -77,12 +83,30 @@ class Collector:
         tolerances: dict[str, Tolerance],
         max_bytes: int,
         bench_refs: dict[int, list[torch.Tensor]] | None = None,
+        check_on: str | None = None,
     ):
         self.runs = {r.id: r for r in runs}
         self.bench_refs = bench_refs or {}
         self.tolerances = tolerances
         self.max_bytes = max_bytes
+        self.check_on = check_on
+        self._pending: list[tuple[torch.Tensor, torch.Tensor, Tolerance, Callable[..., None]]] = []
         self.result = Collected()
+
+    def _compare(
+        self, out: torch.Tensor, ref: torch.Tensor, tol: Tolerance, put: Callable[..., None]
+    ) -> None:
+        if self.check_on is None:
+            put(compare(out, ref, tol))
+        else:
+            self._pending.append((out, ref, tol, put))
+
+    def finish(self) -> None:
+        """Run the deferred comparisons (call after the child has exited)."""
+        pending, self._pending = self._pending, []
+        for out, ref, tol, put in pending:
+            device = self.check_on or "cpu"
+            put(compare(out.to(device), ref.to(device), tol))
 
     def __call__(self, fp: Any) -> None:
         for header, payload in wire.read_frames(fp, self.max_bytes):
@@ -149,7 +173,14 @@ class Collector:
                 ref = refs[rnd % len(refs)]
                 out = wire.decode_tensor(header.get("tensor"), payload)
                 tol = self.tolerances[str(ref.dtype).removeprefix("torch.")]
-                cmp = compare(out, ref, tol)
+                at = len(self.result.bench_checks)
+                self.result.bench_checks.append((shape, rnd, PENDING))
+
+                def put(c: Comparison, at: int = at, shape: int = shape, rnd: int = rnd) -> None:
+                    self.result.bench_checks[at] = (shape, rnd, c)
+
+                self._compare(out, ref, tol, put)
+                return
             self.result.bench_checks.append((shape, rnd, cmp))
 
     def _record(self, kind: str, header: dict[str, Any], payload: bytes) -> None:
@@ -173,7 +204,11 @@ class Collector:
             if header.get("sampled") and run.sample is not None:
                 rec.comparison = self._sampled(header.get("full"), out, run, tol)
             else:
-                rec.comparison = compare(out, run.reference, tol)
+
+                def put(c: Comparison, rec: Record = rec) -> None:
+                    rec.comparison = c
+
+                self._compare(out, run.reference, tol, put)
         self.result.records.append(rec)
 
     def _sampled(self, full: Any, out: torch.Tensor, run: PlannedRun, tol: Tolerance) -> Comparison:

@@ -21,6 +21,9 @@ class GradeOptions:
     benchmark: bool = True  # time against the baselines (GPU only)
     rounds: int = 50  # timed rounds per benchmark shape (VERIFY of them checked, in the 2nd half)
     profile: bool = True  # Nsight Compute evidence (GPU only, needs ncu)
+    # GPU only: check the outputs on the GPU once the child has exited, instead of on the CPU
+    # as they stream in (then the child never waits for the parent while it is timed)
+    check_on_gpu: bool = False
     explanation: str | None = None  # the student's explanation, checked for level 3
     cache_dir: Path | None = None  # calibration cache
     report_dir: Path | None = None  # where the .ncu-rep for download is kept

@@ -237,10 +237,15 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
             checkpoint.definition.tolerances,
             options.limits.result_bytes,
             bench_refs={s.id: s.references for s in shapes},
+            check_on="cuda" if device == "cuda" and options.check_on_gpu else None,
         )
         spec = job.child_spec(paths, checkpoint, device, child_env(device, paths))
         outcome = sandbox.run(spec, options.limits, collector, sandboxed=sandboxed)
         stages["sandbox"] = outcome.wall
+        if collector.check_on is not None:
+            t = time.monotonic()
+            collector.finish()
+            stages["checks_after"] = time.monotonic() - t
         stages.update({f"child_{k}": v for k, v in collector.result.phases.items()})
 
         ev = evaluate(runs, collector.result, outcome, options.show_hidden)

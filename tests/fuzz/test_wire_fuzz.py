@@ -190,6 +190,32 @@ def test_a_correct_stream_still_reads_as_correct() -> None:
     assert error is None and _verdict(c, None) is Verdict.CORRECT
 
 
+def _outcomes(c: Collector) -> list[tuple[Any, ...]]:
+    recs = [(r.run.id, r.config, r.error, r.comparison) for r in c.result.records]
+    return [*recs, *c.result.bench_checks]
+
+
+@FUZZ
+@given(st.lists(frame(), max_size=6))
+def test_checks_deferred_to_after_the_child_give_the_streamed_checks(frames) -> None:  # type: ignore[no-untyped-def]
+    """check_on (the GPU worker's option, run here on the CPU): outputs kept and compared once
+    the child has exited must give exactly what comparing them as they arrive gives."""
+    data = _stream(frames)
+    streamed, error = _consume(data)
+    later = Collector(
+        RUNS, CHECKPOINT.definition.tolerances, LIMIT, {0: [RUNS[0].reference]}, check_on="cpu"
+    )
+    try:
+        later(io.BytesIO(data))
+        later_error = None
+    except Exception as exc:
+        later_error = f"{type(exc).__name__}: {exc}"
+    later.finish()
+    assert later_error == error
+    assert _outcomes(later) == _outcomes(streamed)
+    assert _verdict(later, later_error) is _verdict(streamed, error)
+
+
 @pytest.mark.parametrize(
     "h",
     [
