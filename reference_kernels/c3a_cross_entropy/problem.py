@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # only torch at run time: the GPU stage imports this file for
 def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
     scale = float(case.params.get("scale", 1.0))
     n, v = case.shape
-    logits = torch.randn(case.shape, generator=gen, dtype=torch.float32) * scale
+    logits = torch.randn(case.shape, generator=gen, dtype=torch.float32).mul_(scale)
     targets = torch.randint(0, v, (n,), generator=gen, dtype=torch.int64)
     return [logits.to(getattr(torch, case.dtype)), targets]
 

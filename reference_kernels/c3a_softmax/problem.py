@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # only torch at run time: the GPU stage imports this file for
 
 def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
     scale = float(case.params.get("scale", 1.0))
-    x = torch.randn(case.shape, generator=gen, dtype=torch.float32) * scale
+    x = torch.randn(case.shape, generator=gen, dtype=torch.float32).mul_(scale)
     frac = float(case.params.get("neg_inf_fraction", 0.0))
     if frac:
         drop = torch.rand(case.shape, generator=gen) < frac

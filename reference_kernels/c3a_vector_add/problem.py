@@ -13,8 +13,8 @@ if TYPE_CHECKING:  # only torch at run time: the GPU stage imports this file for
 def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
     scale = float(case.params.get("scale", 1.0))
     dtype = getattr(torch, case.dtype)
-    x = torch.randn(case.shape, generator=gen, dtype=torch.float32) * scale
-    y = torch.randn(case.shape, generator=gen, dtype=torch.float32) * scale
+    x = torch.randn(case.shape, generator=gen, dtype=torch.float32).mul_(scale)
+    y = torch.randn(case.shape, generator=gen, dtype=torch.float32).mul_(scale)
     return [x.to(dtype), y.to(dtype)]
 
 
