@@ -11,8 +11,10 @@ if TYPE_CHECKING:  # only torch at run time: the GPU stage imports this file for
 
 
 def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
+    from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+
     scale = float(case.params.get("scale", 1.0))
-    x = torch.randn(case.shape, generator=gen, dtype=torch.float32).mul_(scale)
+    x = randn(case.shape, gen).mul_(scale)
     frac = float(case.params.get("neg_inf_fraction", 0.0))
     if frac:
         drop = torch.rand(case.shape, generator=gen) < frac

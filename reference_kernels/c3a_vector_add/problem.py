@@ -11,10 +11,12 @@ if TYPE_CHECKING:  # only torch at run time: the GPU stage imports this file for
 
 
 def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
+    from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+
     scale = float(case.params.get("scale", 1.0))
     dtype = getattr(torch, case.dtype)
-    x = torch.randn(case.shape, generator=gen, dtype=torch.float32).mul_(scale)
-    y = torch.randn(case.shape, generator=gen, dtype=torch.float32).mul_(scale)
+    x = randn(case.shape, gen).mul_(scale)
+    y = randn(case.shape, gen).mul_(scale)
     return [x.to(dtype), y.to(dtype)]
 
 
