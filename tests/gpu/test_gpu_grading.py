@@ -72,6 +72,17 @@ def test_lab_file_pruned_is_correct_on_the_gpu(tmp_path: Path) -> None:
     assert result.verdict is Verdict.CORRECT, result.messages
 
 
+def test_outputs_checked_on_the_gpu_after_the_child_give_the_same_grade(tmp_path: Path) -> None:
+    """KGRADE_CHECK_ON_GPU: the outputs kept and checked on the GPU once the child has exited."""
+    lab = ALL["c3a-softmax"].folder / "solutions" / "correct" / "lab_a1_pruned.py"
+    result = grade_gpu(lab.read_text(), "c3a-softmax", tmp_path, profile=False, check_on_gpu=True)
+    assert result.verdict is Verdict.CORRECT, result.messages
+    assert "checks_after" in result.stages
+    wrong = ALL["c3a-softmax"].folder / "solutions" / "wrong" / "lab_a1_autotune.py"
+    result = grade_gpu(wrong.read_text(), "c3a-softmax", tmp_path, profile=False, check_on_gpu=True)
+    assert result.verdict is Verdict.WRONG_ANSWER, result.messages
+
+
 def test_side_stream_work_is_not_rewarded(tmp_path: Path) -> None:
     result = grade_gpu(
         (GPU_FIXTURES / "side_stream.py").read_text(), "c3a-softmax", tmp_path, profile=False
