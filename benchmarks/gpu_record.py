@@ -118,8 +118,8 @@ def main() -> None:
         first, w1 = run(pruned, "c3a-softmax", out)
         expl = from_result(GradeResult.model_validate(first))
         second, w2 = run(pruned, "c3a-softmax", out, explanation=expl)
-        # The same source without Nsight: the child then runs without `ncu` in front of it, so
-        # the speedups say whether being under `ncu` changed what was timed.
+        # The same source without Nsight: the speedups with and without the Nsight run must
+        # agree (the timed run never runs under `ncu`).
         third, w3 = run(pruned, "c3a-softmax", out, profile=False)
         record["nsight_full"] = [
             {

@@ -102,7 +102,8 @@ def profile_replay(
     impls: list[str],
 ) -> None:
     """One call of each implementation between cudaProfilerStart/Stop, each in an NVTX range
-    named kgrade:<impl>, after a warm-up outside the profiled region (autotuning included)."""
+    named kgrade:<impl>, after a warm-up outside the profiled region (where an autotuner not
+    given its timed config tunes)."""
     args = _args(shape["sets"][0], tensors)
     table: dict[str, Fn] = {**baselines}
     if entry is not None:
