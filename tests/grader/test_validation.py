@@ -17,7 +17,7 @@ def test_side_by_side_validation_gives_the_sequential_checks_in_order() -> None:
     one = validate(ck, options, workers=1)
     three = validate(ck, options, workers=3)
     assert [c.name for c in three] == [c.name for c in one]
-    assert [c.name for c in one][0] == "reference.py" and one[-1].name == "starter.py"
+    assert one[0].name == "reference.py" and one[-1].name == "starter.py"
     assert [(c.got, c.ok) for c in three] == [(c.got, c.ok) for c in one]
     assert all(c.ok for c in three)
     assert one[-1].expected == "not correct" and one[-1].got != "correct"
