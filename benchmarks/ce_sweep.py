@@ -170,7 +170,7 @@ def main() -> None:
             ranked = sorted(rows_out.items(), key=lambda kv: kv[1]["us"])
             top = [tuple(int(v) for v in k.strip("()").split(", ")) for k, _ in ranked[:3]]
             first = False
-        for cfg in [("split", b, sp, w) for b in (2048, 4096) for sp in (1, 2, 4, 8)
+        for cfg in [("split", b, sp, w) for b in (2048, 4096, 8192) for sp in (1, 2, 4, 8)
                     for w in (4, 8)]:
             us = time_config(x, t, want, cfg)
             if us is None:
