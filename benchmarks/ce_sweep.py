@@ -22,7 +22,6 @@ from pathlib import Path
 
 import torch
 import triton
-import triton.language as tl
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -39,54 +38,8 @@ SHAPES = [((4096, 128256), torch.bfloat16), ((8192, 32000), torch.bfloat16),
           ((4096, 32000), torch.float32)]
 
 
-@triton.jit
-def _split_kernel(x_ptr, t_ptr, m_ptr, s_ptr, xt_ptr, n_cols, x_stride, span,
-                  SPLIT: tl.constexpr, BLOCK: tl.constexpr):
-    """A candidate: SPLIT programs per row, each an online logsumexp over its own `span`
-    columns; the first also gathers the target logit."""
-    row = tl.program_id(0)
-    part = tl.program_id(1)
-    x_row = x_ptr + row.to(tl.int64) * x_stride
-    offs = tl.arange(0, BLOCK)
-    lo = part * span
-    hi = tl.minimum(lo + span, n_cols)
-    m = tl.max(tl.full([BLOCK], -float("inf"), dtype=tl.float32), axis=0)
-    s = tl.zeros([BLOCK], dtype=tl.float32)
-    for start in range(lo, hi, BLOCK):
-        c = start + offs
-        x = tl.load(x_row + c, mask=c < hi, other=-float("inf")).to(tl.float32)
-        m_new = tl.maximum(m, tl.max(x, axis=0))
-        m_safe = tl.where(m_new == -float("inf"), 0.0, m_new)
-        s = s * tl.exp(m - m_safe) + tl.exp(x - m_safe)
-        m = m_new
-    tl.store(m_ptr + row * SPLIT + part, m)
-    tl.store(s_ptr + row * SPLIT + part, tl.sum(s, axis=0))
-    if part == 0:
-        tgt = tl.load(t_ptr + row)
-        tl.store(xt_ptr + row, tl.load(x_row + tgt).to(tl.float32))
-
-
-@triton.jit
-def _combine_kernel(m_ptr, s_ptr, xt_ptr, out_ptr, n_rows, SPLIT: tl.constexpr,
-                    RB: tl.constexpr):
-    parts = tl.arange(0, SPLIT)[None, :]
-    acc = tl.zeros([RB], dtype=tl.float32)
-    for start in range(0, n_rows, RB):
-        rows = start + tl.arange(0, RB)
-        ok = rows < n_rows
-        idx = rows[:, None] * SPLIT + parts
-        m = tl.load(m_ptr + idx, mask=ok[:, None], other=-float("inf"))
-        s = tl.load(s_ptr + idx, mask=ok[:, None], other=0.0)
-        big = tl.max(m, axis=1)
-        big_safe = tl.where(big == -float("inf"), 0.0, big)
-        total = tl.sum(s * tl.exp(m - big_safe[:, None]), axis=1)
-        lse = big_safe + tl.log(tl.where(ok, total, 1.0))
-        xt = tl.load(xt_ptr + rows, mask=ok, other=0.0)
-        acc += tl.where(ok, lse - xt, 0.0)
-    tl.store(out_ptr, tl.sum(acc, axis=0) / n_rows)
-
-
 def split_runner(x: torch.Tensor, t: torch.Tensor, block: int, split: int, warps: int):
+    """The reference's split-row kernels (SPLIT programs per row) with these parameters."""
     n_rows, n_cols = x.shape
     span = triton.cdiv(triton.cdiv(n_cols, split), block) * block
     m = torch.empty(n_rows * split, dtype=torch.float32, device=x.device)
@@ -95,10 +48,10 @@ def split_runner(x: torch.Tensor, t: torch.Tensor, block: int, split: int, warps
     out = torch.empty((), dtype=torch.float32, device=x.device)
 
     def call() -> None:
-        _split_kernel[(n_rows, split)](x, t, m, s, xt, n_cols, x.stride(0), span,
-                                       SPLIT=split, BLOCK=block, num_warps=warps)
-        _combine_kernel[(1,)](m, s, xt, out, n_rows, SPLIT=split, RB=1024 // split,
-                              num_warps=4)
+        ref._half_row_kernel[(n_rows, split)](x, t, m, s, xt, n_cols, x.stride(0), span,
+                                              SPLIT=split, BLOCK=block, num_warps=warps)
+        ref._combine_mean_kernel[(1,)](m, s, xt, out, n_rows, SPLIT=split, RB=1024 // split,
+                                       num_warps=4)
 
     return call, out
 
@@ -155,31 +108,25 @@ def main() -> None:
         else:
             configs = list(dict.fromkeys([current, *top]))
         rows_out = {}
-        for cfg in configs:
+        splits = [("split", b, sp, w) for b in (2048, 4096, 8192) for sp in (1, 2, 4, 8)
+                  for w in (4, 8)]
+        for cfg in [*configs, *splits]:
             us = time_config(x, t, want, cfg)
             if us is None:
                 continue
             gbps = nbytes / us / 1e3
             rows_out[str(cfg)] = {"us": round(us, 2), "gbps": round(gbps, 1),
                                   "pct_copy": round(100 * gbps / copy_gbps, 1)}
-            print(shape, str(dtype)[6:], "block rows warps stages", cfg, f"{us:.1f} us",
-                  f"{gbps:.0f} GB/s", f"{100 * gbps / copy_gbps:.1f} % of copy",
-                  "(current)" if cfg == current else "")
+            what = ("split block split warps", cfg[1:]) if cfg[0] == "split" else (
+                "block rows warps stages", cfg)
+            print(shape, str(dtype)[6:], *what, f"{us:.1f} us", f"{gbps:.0f} GB/s",
+                  f"{100 * gbps / copy_gbps:.1f} % of copy", "(current)" if cfg == current else "")
+        if first:  # the grid's three best, timed on the other shapes
+            grid = sorted((kv for kv in rows_out.items() if "split" not in kv[0]),
+                          key=lambda kv: kv[1]["us"])
+            top = [tuple(int(v) for v in k.strip("()").split(", ")) for k, _ in grid[:3]]
+        first = False
         results[(shape, dtype)] = rows_out
-        if first:
-            ranked = sorted(rows_out.items(), key=lambda kv: kv[1]["us"])
-            top = [tuple(int(v) for v in k.strip("()").split(", ")) for k, _ in ranked[:3]]
-            first = False
-        for cfg in [("split", b, sp, w) for b in (2048, 4096, 8192) for sp in (1, 2, 4, 8)
-                    for w in (4, 8)]:
-            us = time_config(x, t, want, cfg)
-            if us is None:
-                continue
-            gbps = nbytes / us / 1e3
-            rows_out[str(cfg)] = {"us": round(us, 2), "gbps": round(gbps, 1),
-                                  "pct_copy": round(100 * gbps / copy_gbps, 1)}
-            print(shape, str(dtype)[6:], "split block split warps", cfg[1:], f"{us:.1f} us",
-                  f"{gbps:.0f} GB/s", f"{100 * gbps / copy_gbps:.1f} % of copy")
         best = min(rows_out.items(), key=lambda kv: kv[1]["us"])
         print("BEST", shape, str(dtype)[6:], best, "current", rows_out.get(str(current)))
         record["shapes"][f"{shape} {str(dtype)[6:]}"] = {"current": str(current),
