@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -17,6 +15,7 @@ from grader import checkpoints, job
 from grader.benchmark import BenchShape
 from grader.evaluate import Collector
 from grader.harness import wire
+from tests.grader.interpreted import run_interpreted
 
 HARNESS_PARENT = Path(job.HARNESS_DIR).parent
 
@@ -55,18 +54,8 @@ print(json.dumps({"values": seen, "picked": forcer.picked(), "used": forcer.used
 """
 
 
-def _run(labels: dict[str, str]) -> dict:  # type: ignore[type-arg]
-    env = {**os.environ, "TRITON_INTERPRET": "1", "CUDA_VISIBLE_DEVICES": ""}
-    proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(HARNESS_PARENT), json.dumps(labels)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+def _run(labels: dict[str, str]) -> Any:
+    return run_interpreted(SCRIPT, str(HARNESS_PARENT), json.dumps(labels), timeout=120)
 
 
 def test_the_replay_runs_the_config_the_autotuner_picked_while_timed() -> None:

@@ -4,12 +4,8 @@ here, under the Triton interpreter, against torch: targets in either half, every
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 from grader import checkpoints
+from tests.grader.interpreted import run_interpreted
 
 SCRIPT = r"""
 import importlib.util, json, sys
@@ -31,15 +27,5 @@ print(json.dumps(errors))
 
 def test_the_split_path_agrees_with_torch() -> None:
     path = checkpoints.get("c3a-cross-entropy").reference_solution
-    env = {**os.environ, "TRITON_INTERPRET": "1", "CUDA_VISIBLE_DEVICES": ""}
-    proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    errors = json.loads(proc.stdout.strip().splitlines()[-1])
+    errors = run_interpreted(SCRIPT, str(path))
     assert errors and all(e < 1e-5 for e in errors.values()), errors
