@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     # GPU workers: check the outputs on the GPU after the sandboxed child has exited, instead
     # of on the CPU as they stream in (off until measured on a GPU host against the default).
     check_on_gpu: bool = False
+    # CPU precheck workers run at this niceness (0-19), so that where they share a host with
+    # GPU workers, the grading that holds a GPU gets the CPU first.
+    precheck_nice: int = Field(10, ge=0, le=19)
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
 

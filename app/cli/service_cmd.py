@@ -50,6 +50,8 @@ def cmd_users_add(args: argparse.Namespace) -> int:
 
 
 def worker_argv(queues: list[str], beat: bool) -> list[str]:
+    from worker.celery_app import PRECHECK
+
     s = get_settings()
     argv = [
         sys.executable,
@@ -69,6 +71,8 @@ def worker_argv(queues: list[str], beat: bool) -> list[str]:
     ]
     if beat:  # the reconciler's schedule; one per deployment
         argv += ["-B", "-s", str(s.home.resolve() / "celerybeat-schedule")]
+    if queues == [PRECHECK] and s.precheck_nice:  # a worker that never holds a GPU yields
+        argv = ["nice", "-n", str(s.precheck_nice), *argv]
     return argv
 
 
@@ -93,7 +97,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
             raise UsageError("--gpu: no CUDA GPU is visible to this process")
         queues.append(q)
     migrate()
-    os.execv(sys.executable, worker_argv(queues, beat=args.beat))
+    argv = worker_argv(queues, beat=args.beat)
+    os.execvp(argv[0], argv)
 
 
 def cmd_api(args: argparse.Namespace) -> int:

@@ -121,3 +121,11 @@ def test_a_checkpoint_whose_reference_is_wrong_does_not_open(tmp_path: Path) -> 
     proc = kgrade("checkpoints", "validate", str(folder), env={"KGRADE_HOME": str(tmp_path)})
     assert proc.returncode == 1
     assert "FAIL  reference.py" in proc.stdout and "validation failed; not opened" in proc.stdout
+
+
+def test_only_a_precheck_only_worker_is_started_at_lower_priority() -> None:
+    from app.cli.service_cmd import worker_argv
+
+    assert worker_argv(["precheck"], beat=False)[:3] == ["nice", "-n", "10"]
+    assert worker_argv(["precheck", "gpu.h200"], beat=False)[0] == sys.executable
+    assert worker_argv(["gpu.h200"], beat=False)[0] == sys.executable

@@ -94,6 +94,34 @@ def test_a_worker_grades_right_and_wrong_submissions(client, make_user, start_wo
     assert g["attempts"] == 1
 
 
+def _nice(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[16])  # field 19: nice
+
+
+def _descendants(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            out += [int(child), *_descendants(int(child))]
+    return out
+
+
+def test_a_precheck_worker_and_its_pool_run_at_the_configured_niceness(  # type: ignore[no-untyped-def]
+    start_worker, monkeypatch
+) -> None:
+    """A CPU precheck worker yields the CPU to GPU workers on a shared host: KGRADE_PRECHECK_NICE
+    (10 by default) on the worker, inherited by its pool process and every sandbox it starts."""
+    from app.settings import get_settings
+
+    monkeypatch.setenv("KGRADE_PRECHECK_NICE", "7")  # read by worker_argv, here
+    get_settings.cache_clear()
+    proc = start_worker()
+    pool = _descendants(proc.pid)
+    assert pool, "the worker has no pool process"
+    assert [_nice(p) for p in [proc.pid, *pool]] == [7] * (1 + len(pool))
+
+
 def test_a_worker_killed_mid_grading_loses_nothing(  # type: ignore[no-untyped-def]
     client, make_user, start_worker, service_env, monkeypatch
 ) -> None:
