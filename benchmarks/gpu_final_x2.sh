@@ -12,7 +12,7 @@ printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$PWD/.bwrap/redis/lib" "$
 chmod +x /tmp/redis-server
 nvidia-smi --query-compute-apps=timestamp,gpu_uuid,pid,used_memory --format=csv,noheader -lms 1000 > "$OUT/apps.csv" 2>&1 &
 SMI=$!
-timeout ${SCALEOUT_S:-400} python3 benchmarks/gpu_scaleout.py /tmp/so --redis /tmp/redis-server --correct 6 --limit 200 > "$OUT/scaleout.log" 2>&1
+timeout ${SCALEOUT_S:-400} python3 benchmarks/gpu_scaleout.py /tmp/so --redis /tmp/redis-server --correct 6 --limit 200 ${SCALEOUT_ARGS:-} > "$OUT/scaleout.log" 2>&1
 kill $SMI
 cp /tmp/so/scaleout.json "$OUT/" 2>/dev/null
 mkdir -p /tmp/r0 /tmp/r1

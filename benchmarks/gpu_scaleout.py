@@ -9,7 +9,9 @@ one GPU worker, then again with two. Writes OUT/scaleout.json and prints a summa
     python3 benchmarks/gpu_scaleout.py OUT [--correct 8] [--total 40] [--redis redis-server]
 
 Nsight is off (KGRADE_GPU_PROFILE=false) so that both runs fit one device call; the per-stage
-cost of Nsight is in the GPU records.
+cost of Nsight is in the GPU records. `--also-nice0` runs the two-GPU batch once more with the
+precheck workers restarted at niceness 0 (what KGRADE_PRECHECK_NICE changes). The host's CPU
+use (from /proc/stat, once a second) is recorded for each run.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -161,13 +164,54 @@ def rows(db: Path, ids: list[int]) -> list[dict[str, Any]]:
     return out
 
 
+class CpuSampler:
+    """The host's busy fraction of CPU time, once a second, from /proc/stat."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @staticmethod
+    def _read() -> tuple[int, int]:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+        idle = fields[3] + fields[4]  # idle + iowait
+        return sum(fields[:8]), idle
+
+    def _run(self) -> None:
+        last = self._read()
+        while not self._stop.wait(1.0):
+            now = self._read()
+            total, idle = now[0] - last[0], now[1] - last[1]
+            self.samples.append(round(1 - idle / total, 3) if total else 0.0)
+            last = now
+
+    def __enter__(self) -> CpuSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self) -> dict[str, Any]:
+        xs = self.samples or [0.0]
+        return {
+            "busy_mean": round(sum(xs) / len(xs), 3),
+            "busy_max": max(xs),
+            "seconds_over_90pct": sum(x > 0.9 for x in xs),
+            "busy_per_second": xs,
+        }
+
+
 def run_batch(
     name: str, client: httpx.Client, tokens: list[str], items: list[Any], db: Path, limit: float
 ) -> dict[str, Any]:
     t0 = time.monotonic()
-    sent = submit_all(client, tokens, items)
-    ids = [sid for sid, _, _ in sent]
-    waited = wait_final(client, {sid: tok for sid, _, tok in sent}, limit)
+    with CpuSampler() as cpu:
+        sent = submit_all(client, tokens, items)
+        ids = [sid for sid, _, _ in sent]
+        waited = wait_final(client, {sid: tok for sid, _, tok in sent}, limit)
     wall = time.monotonic() - t0
     found = rows(db, ids)
     labels = {sid: label for sid, label, _ in sent}
@@ -176,10 +220,12 @@ def run_batch(
     gpu = [f for f in found if f["gpu_uuid"]]
     print(
         f"{name}: {len(ids)} submitted, {sum(f['status'] == 'done' for f in found)} done in "
-        f"{wall:.1f} s ({waited:.1f} s waiting); {len(gpu)} graded on a GPU",
+        f"{wall:.1f} s ({waited:.1f} s waiting); {len(gpu)} graded on a GPU; host CPU busy "
+        f"{cpu.summary()['busy_mean']:.0%} on average, over 90 % for "
+        f"{cpu.summary()['seconds_over_90pct']} s",
         flush=True,
     )
-    return {"name": name, "wall_s": round(wall, 2), "submissions": found}
+    return {"name": name, "wall_s": round(wall, 2), "cpu": cpu.summary(), "submissions": found}
 
 
 def main() -> None:
@@ -191,6 +237,9 @@ def main() -> None:
     ap.add_argument("--precheck-workers", type=int, default=8)
     ap.add_argument("--limit", type=float, default=300.0, help="seconds per run at most")
     ap.add_argument("--two-only", action="store_true", help="skip the one-GPU run")
+    ap.add_argument(
+        "--also-nice0", action="store_true", help="then two GPUs again, prechecks at niceness 0"
+    )
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(124))  # still write what was measured
     args.out.mkdir(parents=True, exist_ok=True)
@@ -212,9 +261,14 @@ def main() -> None:
             "api",
             [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(PORT)],
         )
-        for i in range(args.precheck_workers):
-            extra = ["--beat"] if i == 0 else []
-            stack.spawn(f"precheck{i}", [sys.executable, "-m", "app.cli", "worker", *extra])
+        prechecks = [
+            stack.spawn(
+                f"precheck{i}",
+                [sys.executable, "-m", "app.cli", "worker", *(["--beat"] if i == 0 else [])],
+            )
+            for i in range(args.precheck_workers)
+        ]
+        record["precheck_nice"] = os.environ.get("KGRADE_PRECHECK_NICE", "10 (default)")
         gpu0 = stack.spawn(
             "gpu0", [sys.executable, "-m", "app.cli", "worker", "--gpu"], CUDA_VISIBLE_DEVICES="0"
         )
@@ -250,6 +304,27 @@ def main() -> None:
             "two GPU workers", client, tokens, items, home / "kgrade.db", args.limit
         )
         assert gpu0.poll() is None, "the first GPU worker died"
+        if args.also_nice0:
+            (args.out / "scaleout.json").write_text(json.dumps(record, indent=1, default=str))
+            for p in prechecks:
+                p.terminate()
+                p.wait(timeout=30)
+                stack.procs.remove(p)
+            for i in range(args.precheck_workers):
+                stack.spawn(
+                    f"precheck{i}-nice0",
+                    [sys.executable, "-m", "app.cli", "worker", *(["--beat"] if i == 0 else [])],
+                    KGRADE_PRECHECK_NICE="0",
+                )
+            time.sleep(8)  # the workers import and connect before the batch lands
+            record["two_gpus_nice0"] = run_batch(
+                "two GPU workers, prechecks at niceness 0",
+                client,
+                tokens,
+                items,
+                home / "kgrade.db",
+                args.limit,
+            )
     finally:
         (args.out / "scaleout.json").write_text(json.dumps(record, indent=1, default=str))
         stack.stop()
