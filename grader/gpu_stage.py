@@ -158,16 +158,20 @@ def run_profile(
         paths = write_profile_job(["submission"], True)
         spec = child_spec(paths, [ncu, *nsight.submission_args(f"{paths.out_inside}/full")], mounts)
         said = Collector([], {}, limits.result_bytes)
+        t = time.monotonic()
         run = sandbox.run(spec, limits, said, sandboxed=paths.sandboxed)
+        stages["nsight_run"] = time.monotonic() - t  # its start and profile phases, and ncu's own
         out.configs = said.result.profiled
         stages.update({f"nsight_{k}": v for k, v in said.result.phases.items()})
         dest = (options.report_dir or paths.job.parent) / "submission-full.ncu-rep"
+        t = time.monotonic()
         report = nsight.take_report(paths.out / "full.ncu-rep", dest, run.output)
         mine = [
             k
             for k in nsight.parse_raw_csv(nsight.import_csv(ncu, report))
             if k.impl == "submission"
         ]
+        stages["nsight_import"] = time.monotonic() - t
         if not mine:
             hint = run.output.strip().splitlines()[-3:] if run.output else []
             raise nsight.ProfileError(
