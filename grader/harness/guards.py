@@ -92,6 +92,14 @@ def _poison_value(t: torch.Tensor, poison: float) -> float | int | bool:
 
 
 class TorchGuard(TorchDispatchMode):
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        # torch wraps a mode's __torch_dispatch__ so that Dynamo never traces it, and the
+        # wrapper imports torch._dynamo (and sympy) on the first op: 1 s on a laptop, 3.2-4.1 s
+        # on the GPU host, in every sandboxed child. Nothing in the child runs Dynamo: the
+        # static check refuses torch.compile and torch._dynamo in a submission.
+        return False
+
     def __init__(self, allowed: set[str], poison: float) -> None:
         super().__init__()
         self.allowed = HARMLESS_OPS | allowed
