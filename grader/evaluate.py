@@ -93,6 +93,12 @@ class Collector:
         self._pending: list[tuple[torch.Tensor, torch.Tensor, Tolerance, Callable[..., None]]] = []
         self.result = Collected()
 
+    def expect(self, runs: list[PlannedRun], bench_refs: dict[int, list[torch.Tensor]]) -> None:
+        """The runs and benchmark references, once drawn: before the child is given its job,
+        so before any of its frames can name them."""
+        self.runs = {r.id: r for r in runs}
+        self.bench_refs = bench_refs
+
     def _compare(
         self, out: torch.Tensor, ref: torch.Tensor, tol: Tolerance, put: Callable[..., None]
     ) -> None:

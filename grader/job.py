@@ -97,14 +97,9 @@ def write(
     """Write the child's job. Without the submission (`with_submission=False`) the child
     imports nothing of the student's: the baselines' profile is measured that way, so that no
     submission can touch what other gradings will be compared with. `force_configs`: the
-    Nsight replay runs, per autotuned kernel, the config its autotuner picked while timed."""
-    paths.job.mkdir(parents=True, exist_ok=True)
-    paths.out.mkdir(parents=True, exist_ok=True)
-    paths.job.chmod(0o755)
-    paths.out.chmod(0o777)  # ncu writes here as the sandbox's user
-    _private_to_child(paths.cache, paths.sandboxed)
-    if with_submission:
-        (paths.job / "submission.py").write_text(source)
+    Nsight replay runs, per autotuned kernel, the config its autotuners picked while timed.
+    `job.json` comes last and whole (a child started early waits for it)."""
+    prepare(paths, source if with_submission else None)
     d = checkpoint.definition
     with open(paths.job / "inputs.bin", "wb") as fp:
         inputs = _Inputs(fp)
@@ -146,9 +141,33 @@ def write(
             spec["profile"] = {**gpu, "impls": profile_impls, "force": force_configs or {}}
         else:
             spec["bench"] = gpu
-    (paths.job / "job.json").write_text(json.dumps(spec))
-    for f in paths.job.iterdir():
-        f.chmod(0o644)
+    (paths.job / "inputs.bin").chmod(0o644)
+    _publish(paths, spec)
+
+
+def prepare(paths: Paths, source: str | None) -> None:
+    """The folders the child's sandbox mounts, and the submission's file: all the child needs
+    to start (it then waits for `job.json`)."""
+    paths.job.mkdir(parents=True, exist_ok=True)
+    paths.out.mkdir(parents=True, exist_ok=True)
+    paths.job.chmod(0o755)
+    paths.out.chmod(0o777)  # ncu writes here as the sandbox's user
+    _private_to_child(paths.cache, paths.sandboxed)
+    if source is not None:
+        (paths.job / "submission.py").write_text(source)
+        (paths.job / "submission.py").chmod(0o644)
+
+
+def cancel(paths: Paths) -> None:
+    """Tell a child that is waiting for its job that none is coming."""
+    _publish(paths, {"cancel": True})
+
+
+def _publish(paths: Paths, spec: dict[str, Any]) -> None:
+    part = paths.job / "job.json.part"
+    part.write_text(json.dumps(spec))
+    part.chmod(0o644)
+    os.replace(part, paths.job / "job.json")
 
 
 def _private_to_child(folder: Path, sandboxed: bool) -> None:

@@ -6,6 +6,7 @@ submission in the sandbox (child) → comparison and verdict (parent) → rubric
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -13,7 +14,9 @@ import platform
 import secrets
 import shutil
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
@@ -122,6 +125,40 @@ def write_profile_job(
     return paths
 
 
+class _Child:
+    outcome: sandbox.RunOutcome
+
+
+@contextlib.contextmanager
+def _started(
+    spec: sandbox.Spec, options: GradeOptions, collector: Collector, paths: job.Paths
+) -> Iterator[_Child]:
+    """Run the child in the background for the body of the `with`; on leaving, wait for it.
+    If the body fails, the child is told that no job is coming (it then exits at once)."""
+    child = _Child()
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            child.outcome = sandbox.run(
+                spec, options.limits, collector, sandboxed=not options.unsafe_no_sandbox
+            )
+        except BaseException as exc:  # re-raised in the grading's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, name="kgrade-child")
+    thread.start()
+    try:
+        yield child
+    except BaseException:
+        job.cancel(paths)
+        raise
+    finally:
+        thread.join()
+    if failed:
+        raise failed[0]
+
+
 def child_env(device: str, paths: job.Paths) -> dict[str, str]:
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -204,15 +241,6 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
         )
 
     seed = options.seed if options.seed is not None else secrets.randbits(63)
-    t1 = time.monotonic()
-    runs = plan_runs(checkpoint, device, seed)
-    shapes = (
-        benchmark.plan(checkpoint, seed, device, options.rounds)
-        if device == "cuda" and options.benchmark
-        else []
-    )
-    stages["inputs"] = time.monotonic() - t1
-
     root = Path(tempfile.mkdtemp(prefix="kgrade-job-", dir=options.work_dir))
     kept = (
         job.source_cache(options.cache_dir, source, device)
@@ -221,26 +249,37 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
     )
     paths = job.Paths(root / "job", root / "out", sandboxed, kept)
     try:
-        flush = gpu_stage.flush_bytes() if shapes else 0
-        job.write(
-            paths,
-            source,
-            checkpoint,
-            device,
-            runs,
-            shapes,
-            max_configs=options.max_configs,
-            flush_bytes=flush,
-        )
+        job.prepare(paths, source)
         collector = Collector(
-            runs,
+            [],
             checkpoint.definition.tolerances,
             options.limits.result_bytes,
-            bench_refs={s.id: s.references for s in shapes},
             check_on="cuda" if device == "cuda" and options.check_on_gpu else None,
         )
         spec = job.child_spec(paths, checkpoint, device, child_env(device, paths))
-        outcome = sandbox.run(spec, options.limits, collector, sandboxed=sandboxed)
+        # The child starts (Python, torch, Triton: seconds) while the inputs are drawn here;
+        # it reads nothing until job.json is published, after the inputs.
+        with _started(spec, options, collector, paths) as child:
+            t1 = time.monotonic()
+            runs = plan_runs(checkpoint, device, seed)
+            shapes = (
+                benchmark.plan(checkpoint, seed, device, options.rounds)
+                if device == "cuda" and options.benchmark
+                else []
+            )
+            stages["inputs"] = time.monotonic() - t1
+            collector.expect(runs, {s.id: s.references for s in shapes})
+            job.write(
+                paths,
+                source,
+                checkpoint,
+                device,
+                runs,
+                shapes,
+                max_configs=options.max_configs,
+                flush_bytes=gpu_stage.flush_bytes() if shapes else 0,
+            )
+        outcome = child.outcome
         stages["sandbox"] = outcome.wall
         if collector.check_on is not None:
             t = time.monotonic()

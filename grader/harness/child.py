@@ -65,18 +65,32 @@ def _phase(out: Any, name: str, since: float) -> float:
     return now
 
 
+def wait_for_job(path: Path) -> dict[str, Any] | None:
+    """The parent starts this process while it still draws the inputs; it publishes job.json
+    whole (a rename) once they are written. None: the parent cancelled the grading."""
+    while not path.exists():
+        time.sleep(0.005)
+    job: dict[str, Any] = json.loads(path.read_text())
+    return None if job.get("cancel") else job
+
+
 def main() -> int:
     started = time.monotonic()
-    job = json.loads(Path(sys.argv[1]).read_text())
     out = os.fdopen(int(sys.argv[2]), "wb")
-    submission = job["submission"]
-    device = job["device"]
     torch.manual_seed(0)  # the submission's own randomness is not the parent's secret seed
 
     counter, forcer = guards.LaunchCounter(), guards.ConfigForcer()
     guards.install(counter, forcer)
     with guards.TorchGuard(set(), 0.0):  # first entry imports torch machinery: do it now
         torch.empty(1).add(1)
+    waiting = time.monotonic()
+    job = wait_for_job(Path(sys.argv[1]))
+    if job is None:
+        out.close()
+        return 0
+    started += _phase(out, "wait", waiting) - waiting  # "start" leaves the wait out
+    submission = job["submission"]
+    device = job["device"]
 
     with open(job["inputs"], "rb") as fp:
         inputs = wire.read_tensors(fp, max_total=1 << 40)
