@@ -227,5 +227,6 @@ def test_a_job_without_the_submission_imports_none_of_it(tmp_path: Path) -> None
         Limits(wall_seconds=60),
         lambda fp: frames.extend(h for h, _ in wire.read_frames(fp, 1 << 20)),
     )
-    assert [f["type"] for f in frames] == ["ready", "phase", "done"], (frames, outcome.output)
+    said = [f.get("name", f["type"]) for f in frames]
+    assert said == ["wait", "ready", "start", "done"], (frames, outcome.output)
     assert not marker.exists()
