@@ -1,7 +1,9 @@
 """The job folder the sandboxed child reads, and the command that runs it.
 
-The parent writes everything before the child starts and never writes there again; the folder
-is mounted read-only at /job. Files the child must produce (ncu reports) go to a separate
+The folder is mounted read-only at /job. The parent writes the submission before the child
+starts, then the inputs while it starts, and last `job.json`, whole (a rename), which the child
+waits for; it never writes there again while that child runs (the Nsight replay's job replaces
+it after the child has exited). Files the child must produce (ncu reports) go to a separate
 folder mounted at /out, which the parent reads without following links.
 """
 
@@ -153,14 +155,10 @@ def prepare(paths: Paths, source: str | None) -> None:
     paths.job.chmod(0o755)
     paths.out.chmod(0o777)  # ncu writes here as the sandbox's user
     _private_to_child(paths.cache, paths.sandboxed)
-    if source is not None:
-        (paths.job / "submission.py").write_text(source)
-        (paths.job / "submission.py").chmod(0o644)
-
-
-def cancel(paths: Paths) -> None:
-    """Tell a child that is waiting for its job that none is coming."""
-    _publish(paths, {"cancel": True})
+    submission = paths.job / "submission.py"
+    if source is not None and not submission.exists():  # once a grading: the replay reuses it
+        submission.write_text(source)
+        submission.chmod(0o644)
 
 
 def _publish(paths: Paths, spec: dict[str, Any]) -> None:

@@ -127,34 +127,41 @@ def write_profile_job(
 
 class _Child:
     outcome: sandbox.RunOutcome
+    published: threading.Event  # set once job.json is there
 
 
 @contextlib.contextmanager
-def _started(
-    spec: sandbox.Spec, options: GradeOptions, collector: Collector, paths: job.Paths
-) -> Iterator[_Child]:
-    """Run the child in the background for the body of the `with`; on leaving, wait for it.
-    If the body fails, the child is told that no job is coming (it then exits at once)."""
+def _started(spec: sandbox.Spec, options: GradeOptions, collector: Collector) -> Iterator[_Child]:
+    """Run the child in the background for the body of the `with`, which publishes its job and
+    then sets `child.published` (the child's time limit counts from then); on leaving, wait
+    for the child. If anything fails here first, even during that wait, the child is killed."""
     child = _Child()
+    child.published = threading.Event()
+    abort = threading.Event()
     failed: list[BaseException] = []
 
     def run() -> None:
         try:
             child.outcome = sandbox.run(
-                spec, options.limits, collector, sandboxed=not options.unsafe_no_sandbox
+                spec,
+                options.limits,
+                collector,
+                sandboxed=not options.unsafe_no_sandbox,
+                clock_from=child.published,
+                abort=abort,
             )
         except BaseException as exc:  # re-raised in the grading's thread
             failed.append(exc)
 
-    thread = threading.Thread(target=run, name="kgrade-child")
+    thread = threading.Thread(target=run, name="kgrade-child", daemon=True)
     thread.start()
     try:
         yield child
-    except BaseException:
-        job.cancel(paths)
-        raise
-    finally:
         thread.join()
+    except BaseException:
+        abort.set()
+        thread.join()
+        raise
     if failed:
         raise failed[0]
 
@@ -259,7 +266,7 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
         spec = job.child_spec(paths, checkpoint, device, child_env(device, paths))
         # The child starts (Python, torch, Triton: seconds) while the inputs are drawn here;
         # it reads nothing until job.json is published, after the inputs.
-        with _started(spec, options, collector, paths) as child:
+        with _started(spec, options, collector) as child:
             t1 = time.monotonic()
             runs = plan_runs(checkpoint, device, seed)
             shapes = (
@@ -279,6 +286,7 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
                 max_configs=options.max_configs,
                 flush_bytes=gpu_stage.flush_bytes() if shapes else 0,
             )
+            child.published.set()
         outcome = child.outcome
         stages["sandbox"] = outcome.wall
         if collector.check_on is not None:

@@ -335,9 +335,13 @@ def run(
     read_results: Callable[[IO[bytes]], None],
     *,
     sandboxed: bool = True,
+    clock_from: threading.Event | None = None,
+    abort: threading.Event | None = None,
 ) -> RunOutcome:
     """Run spec.argv; `read_results` consumes the child's result pipe (fd passed as the
-    placeholder `{RESULT_FD}` in argv). Returns when the child and its tree are gone."""
+    placeholder `{RESULT_FD}` in argv). Returns when the child and its tree are gone.
+    `clock_from`: the wall-clock limit counts from when it is set (the child was started
+    early and waits for its job until then); `abort`: set it to kill the child at once."""
     r_fd, w_fd = os.pipe()
     argv = [a.replace("{RESULT_FD}", str(w_fd)) for a in spec.argv]
     spec = Spec(argv=argv, env=spec.env, mounts=spec.mounts, gpu=spec.gpu)
@@ -376,11 +380,16 @@ def run(
     reader = threading.Thread(target=consume)
     reader.start()
     try:
+        clock = start if clock_from is None else None
         while proc.poll() is None:
-            elapsed = time.monotonic() - start
+            if clock is None and clock_from is not None and clock_from.is_set():
+                clock = time.monotonic()
+            elapsed = time.monotonic() - clock if clock is not None else 0.0
             rss = _rss(_tree(proc.pid))
             outcome.peak_rss = max(outcome.peak_rss, rss)
-            if rss > limits.memory_bytes:
+            if abort is not None and abort.is_set():
+                _kill_tree(proc)
+            elif rss > limits.memory_bytes:
                 outcome.memory_exceeded = True
                 _kill_tree(proc)
             elif elapsed > limits.wall_seconds:

@@ -65,13 +65,13 @@ def _phase(out: Any, name: str, since: float) -> float:
     return now
 
 
-def wait_for_job(path: Path) -> dict[str, Any] | None:
+def wait_for_job(path: Path) -> dict[str, Any]:
     """The parent starts this process while it still draws the inputs; it publishes job.json
-    whole (a rename) once they are written. None: the parent cancelled the grading."""
+    whole (a rename) once they are written (and kills this process if it cannot)."""
     while not path.exists():
         time.sleep(0.005)
     job: dict[str, Any] = json.loads(path.read_text())
-    return None if job.get("cancel") else job
+    return job
 
 
 def main() -> int:
@@ -85,9 +85,6 @@ def main() -> int:
         torch.empty(1).add(1)
     waiting = time.monotonic()
     job = wait_for_job(Path(sys.argv[1]))
-    if job is None:
-        out.close()
-        return 0
     started += _phase(out, "wait", waiting) - waiting  # "start" leaves the wait out
     submission = job["submission"]
     device = job["device"]
