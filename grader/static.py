@@ -140,7 +140,12 @@ def check(source: str, entry: str) -> StaticReport:
                 if isinstance(node, ast.Import)
                 else [node.module or ""]
             )
-            for name in names:
+            shown = {n: f"import {n}" for n in names}
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
+                # `from torch import compile` reaches what `torch.compile` would
+                for a in node.names:
+                    shown[f"{node.module}.{a.name}"] = f"from {node.module} import {a.name}"
+            for name in shown:
                 top = name.split(".")[0]
                 if isinstance(node, ast.ImportFrom) and node.level:
                     report.forbidden.append(f"line {node.lineno}: relative imports are not allowed")
@@ -153,7 +158,7 @@ def check(source: str, entry: str) -> StaticReport:
                     sub = name.removeprefix("torch.")
                     if sub.split(".")[0] in BANNED_TORCH or sub in BANNED_TORCH:
                         report.forbidden.append(
-                            f"line {node.lineno}: 'import {name}' is not allowed"
+                            f"line {node.lineno}: '{shown[name]}' is not allowed"
                         )
             if isinstance(node, ast.Import):
                 for alias in node.names:
