@@ -47,8 +47,11 @@ class Settings(BaseSettings):
     # GPU workers: check the outputs on the GPU after the sandboxed child has exited, instead
     # of on the CPU as they stream in (off: on two H200s it was no faster than the default).
     check_on_gpu: bool = False
-    # CPU precheck workers run at this niceness (0-19), so that where they share a host with
-    # GPU workers, the grading that holds a GPU gets the CPU first.
+    # CPU precheck workers start under `nice -n` this much (0: not at all), inherited by their
+    # pool and sandboxes, so that where they share a host with GPU workers the grading that
+    # holds a GPU gets the CPU first. Niceness orders processes within one scheduling group:
+    # not across containers (docker-compose.yml sets cpu_shares for that), nor, where the
+    # kernel's autogroup is on, against a sandbox's own session.
     precheck_nice: int = Field(10, ge=0, le=19)
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)

@@ -123,9 +123,15 @@ def test_a_checkpoint_whose_reference_is_wrong_does_not_open(tmp_path: Path) -> 
     assert "FAIL  reference.py" in proc.stdout and "validation failed; not opened" in proc.stdout
 
 
-def test_only_a_precheck_only_worker_is_started_at_lower_priority() -> None:
+def test_only_a_precheck_only_worker_is_started_at_lower_priority(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from app.cli.service_cmd import worker_argv
+    from app.settings import get_settings
 
-    assert worker_argv(["precheck"], beat=False)[:3] == ["nice", "-n", "10"]
+    monkeypatch.delenv("KGRADE_PRECHECK_NICE", raising=False)
+    get_settings.cache_clear()
+    assert worker_argv(["precheck"], beat=False)[:3] == ["nice", "-n", "10"]  # the default
     assert worker_argv(["precheck", "gpu.h200"], beat=False)[0] == sys.executable
     assert worker_argv(["gpu.h200"], beat=False)[0] == sys.executable
+    get_settings.cache_clear()

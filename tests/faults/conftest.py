@@ -132,6 +132,7 @@ def stack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[
             "KGRADE_LEASE_SECONDS": "30",  # the shortest allowed: a dead worker costs 30 s
             "KGRADE_TIME_LIMIT_CPU": "60",
             "KGRADE_SUBMISSIONS_PER_HOUR": "10000",
+            "KGRADE_PRECHECK_NICE": "0",  # as the waits were sized for
             **{f"KGRADE_{k.upper()}": v for k, v in settings.items()},
         }
         for k, v in env.items():

@@ -56,6 +56,9 @@ def service_env(
         "KGRADE_REDIS_URL": f"{REDIS}/{_redis_db()}",
         "KGRADE_HOME": str(tmp_path / "home"),
         "KGRADE_TIME_LIMIT_CPU": "60",
+        # workers at their usual priority, as the tests' waits were sized for (the niceness
+        # itself: test_worker.py)
+        "KGRADE_PRECHECK_NICE": "0",
     }
     for k, v in env.items():
         monkeypatch.setenv(k, v)
