@@ -92,17 +92,6 @@ def _poison_value(t: torch.Tensor, poison: float) -> float | int | bool:
 
 
 class TorchGuard(TorchDispatchMode):
-    @classmethod
-    def _should_skip_dynamo(cls) -> bool:
-        # torch wraps a mode's __torch_dispatch__ so that Dynamo never traces it, and the
-        # wrapper imports torch._dynamo (and sympy) on the first op: 1 s on a laptop, 3.2-4.1 s
-        # on the GPU host, in every sandboxed child. Our code never runs Dynamo, and the static
-        # check refuses the usual ways a submission could (torch.compile, torch._dynamo, also
-        # as `from torch import ...`). One that still reached it could at most have Dynamo
-        # trace this guard, which is a detector inside the untrusted process anyway: the
-        # verdict comes from the parent's comparison of the outputs.
-        return False
-
     def __init__(self, allowed: set[str], poison: float) -> None:
         super().__init__()
         self.allowed = HARMLESS_OPS | allowed
