@@ -19,5 +19,5 @@ def test_side_by_side_validation_gives_the_sequential_checks_in_order() -> None:
     assert [c.name for c in three] == [c.name for c in one]
     assert one[0].name == "reference.py" and one[-1].name == "starter.py"
     assert [(c.got, c.ok) for c in three] == [(c.got, c.ok) for c in one]
-    assert all(c.ok for c in three)
+    assert all(c.ok for c in three), [(c.name, c.expected, c.got) for c in three]
     assert one[-1].expected == "not correct" and one[-1].got != "correct"
