@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from app.cli.service_cmd import worker_argv
 from app.db import sessions
 from app.models import Status, Submission, WorkerSeen
+from tests.procs import descendants
 
 ROOT = Path(__file__).resolve().parents[2]
 SOFTMAX = ROOT / "reference_kernels" / "c3a_softmax"
@@ -99,22 +100,6 @@ def _nice(pid: int) -> int:
     return int(stat.rsplit(")", 1)[1].split()[16])  # field 19: nice
 
 
-def _descendants(pid: int) -> list[int]:
-    out: list[int] = []
-    try:
-        tasks = list(Path(f"/proc/{pid}/task").iterdir())
-    except OSError:  # gone meanwhile
-        return out
-    for task in tasks:
-        try:
-            kids = (task / "children").read_text().split()
-        except OSError:
-            continue
-        for child in kids:
-            out += [int(child), *_descendants(int(child))]
-    return out
-
-
 def test_a_precheck_worker_and_its_pool_run_at_the_configured_niceness(  # type: ignore[no-untyped-def]
     start_worker, monkeypatch
 ) -> None:
@@ -128,7 +113,7 @@ def test_a_precheck_worker_and_its_pool_run_at_the_configured_niceness(  # type:
         proc = start_worker()
     finally:
         get_settings.cache_clear()  # the next test reads its own settings
-    pool = _descendants(proc.pid)
+    pool = descendants(proc.pid)
     assert pool, "the worker has no pool process"
     expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + 7)  # nice -n adds to ours
     assert [_nice(p) for p in [proc.pid, *pool]] == [expected] * (1 + len(pool))
