@@ -286,8 +286,14 @@ def _error_verdict(err: dict[str, Any]) -> Verdict:
 
 
 def evaluate(
-    runs: list[PlannedRun], collected: Collected, outcome: RunOutcome, show_hidden: bool
+    runs: list[PlannedRun],
+    collected: Collected,
+    outcome: RunOutcome,
+    show_hidden: bool,
+    fenced: bool = False,
 ) -> Evaluation:
+    """`fenced`: the child ran under the interpreter, where every tensor ends at a page it
+    cannot touch (harness/fenced.py), so a SIGSEGV is a load or store out of bounds."""
     messages: list[str] = []
     cases: list[CaseResult] = []
     by_case: dict[str, CaseSpec] = {r.case.name: r.case for r in runs}
@@ -431,7 +437,11 @@ def evaluate(
             f"The submission's process {how} before finishing "
             f"({len(missing)} of {len(runs)} runs never returned a result)"
             + (
-                ". A SIGSEGV usually means an out-of-bounds load or store: check your masks."
+                ". Under the interpreter every tensor ends at a page the process may not touch, "
+                "so this was a load or store past the end of a tensor (or before its start): "
+                "check the masks of your loads and stores."
+                if fenced and outcome.signal_name == "SIGSEGV"
+                else ". A SIGSEGV usually means an out-of-bounds load or store: check your masks."
                 if outcome.signal_name in {"SIGSEGV", "SIGBUS", "SIGABRT"}
                 else "."
             )

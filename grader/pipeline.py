@@ -295,7 +295,7 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
             stages["checks_after"] = time.monotonic() - t
         stages.update({f"child_{k}": v for k, v in collector.result.phases.items()})
 
-        ev = evaluate(runs, collector.result, outcome, options.show_hidden)
+        ev = evaluate(runs, collector.result, outcome, options.show_hidden, device == "cpu")
         result = GradeResult(
             checkpoint=checkpoint.id,
             verdict=ev.verdict,

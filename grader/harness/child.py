@@ -17,7 +17,7 @@ from typing import Any
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after the stdlib
 
 import torch
-from harness import guards, wire
+from harness import fenced, guards, wire
 
 MAX_MESSAGE = 2000
 
@@ -118,8 +118,9 @@ def main() -> int:
         while index < total and index < job["max_configs"]:
             forcer.reset(index)
             counter.launches = 0
-            args = [a.clone() if isinstance(a, torch.Tensor) else a for a in pristine]
-            guard = guards.TorchGuard(set(job["allowed_ops"]), job["poison"])
+            copy = fenced.clone if device == "cpu" else torch.clone  # see fenced.py
+            args = [copy(a) if isinstance(a, torch.Tensor) else a for a in pristine]
+            guard = guards.TorchGuard(set(job["allowed_ops"]), job["poison"], device == "cpu")
             header: dict[str, Any] = {"run": run["id"], "config_index": index}
             try:
                 with guard:

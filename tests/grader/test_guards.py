@@ -1,0 +1,113 @@
+"""The child's TorchGuard and fenced memory, in a fresh process under the interpreter as in the
+sandbox: what the guard flags and poisons; that entering it costs no import of torch._dynamo
+(1 s here, 3-4 s on the GPU host, in every grading: measured on 2026-11-30 with
+benchmarks/child_start_parts.py); and that a kernel stepping one element past a tensor, or
+a page before it, dies at once instead of reading whatever the heap holds there."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.grader.interpreted import run_interpreted
+
+ROOT = Path(__file__).resolve().parents[2]
+PRELUDE = """
+import json, mmap, sys
+sys.path.insert(0, "grader")
+import torch
+from harness import fenced, guards
+"""
+
+GUARD = (
+    PRELUDE
+    + """
+guard = guards.TorchGuard({"add"}, 1e30, fence=True)
+x = torch.arange(12.0).reshape(3, 4).t()  # not contiguous
+with guard:
+    e = torch.empty_like(x)
+    z = torch.zeros(5, dtype=torch.float16)
+    c = x.clone()
+    y = c.add(1)
+    s = torch.softmax(y, 0)
+plain = guards.TorchGuard(set(), 0.0)
+with plain:
+    p = torch.empty(1000)
+
+def ends_at_page(t):
+    return (t.untyped_storage().data_ptr() + t.untyped_storage().nbytes()) % mmap.PAGESIZE == 0
+
+print(json.dumps({
+    "dynamo": "torch._dynamo" in sys.modules,
+    "forbidden": guard.forbidden,
+    "poisoned": bool((e == 1e30).all()),
+    "fenced": [ends_at_page(t) for t in (e, z, c)],
+    "strides": [list(e.stride()), list(c.stride())],
+    "clone_equal": bool(torch.equal(c, x)),
+    "zeros": bool((z == 0).all()),
+    "plain_fenced": ends_at_page(p),
+}))
+"""
+)
+
+
+def test_the_guard_flags_poisons_and_fences_without_importing_dynamo() -> None:
+    seen = run_interpreted(GUARD)
+    assert seen["forbidden"] == ["torch.ops.aten._softmax"]
+    assert seen["poisoned"]
+    assert not seen["dynamo"], "the guard's first op imported torch._dynamo"
+    assert seen["fenced"] == [True, True, True]
+    assert seen["strides"] == [[1, 4], [1, 4]]
+    assert seen["clone_equal"] and seen["zeros"]
+    assert not seen["plain_fenced"], "fence=False must leave allocation alone"
+
+
+KERNEL = (
+    PRELUDE
+    + """
+import triton
+import triton.language as tl
+
+@triton.jit
+def read(x_ptr, out_ptr, start, n, BLOCK: tl.constexpr):
+    offs = start + tl.arange(0, BLOCK)
+    tl.store(out_ptr + tl.arange(0, BLOCK), tl.load(x_ptr + offs), mask=tl.arange(0, BLOCK) < n)
+
+x = fenced.clone(torch.arange(1000, dtype=torch.float32))
+out = torch.zeros(8)
+start, n = int(sys.argv[1]), int(sys.argv[2])
+read[(1,)](x, out, start, n, BLOCK=8)
+print(json.dumps(out[:n].tolist()))
+"""
+)
+
+
+def _read(start: int, n: int) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "TRITON_INTERPRET": "1", "CUDA_VISIBLE_DEVICES": ""}
+    return subprocess.run(
+        [sys.executable, "-c", KERNEL, str(start), str(n)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_reads_up_to_the_last_element_of_fenced_memory_work() -> None:
+    done = _read(992, 8)  # the last 8 elements, no mask needed
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [float(v) for v in range(992, 1000)]
+
+
+@pytest.mark.parametrize("start", [993, -1024], ids=["one-past-the-end", "a-page-before"])
+def test_a_kernel_stepping_outside_fenced_memory_dies_of_sigsegv(start: int) -> None:
+    # loads 8 elements unmasked: the first past the end, or a page (4 KiB) before the start
+    done = _read(start, 1)
+    assert done.returncode == -signal.SIGSEGV, (done.returncode, done.stderr[-2000:])
