@@ -2,10 +2,12 @@
 worker's pool runs it) for every built-in reference and one wrong solution of each, at git
 revisions checked out side by side, interleaved round by round.
 
-    .venv/bin/python benchmarks/precheck_speed.py [--rev REV ...] [--rounds 5]
+    .venv/bin/python benchmarks/precheck_speed.py [--rev REV ...] [--rounds 5] [--no-work]
+                                                  [--name NAME]
 
 Each revision runs from a `git worktree` of its own with this checkout's virtualenv; the
-working tree itself is the last one ("HEAD+work"). Reports the grading's own `total` stage
+working tree itself is the last one ("HEAD+work") unless --no-work. Writes
+benchmarks/results/NAME.{txt,json} (default DATE-cpu-precheck-speed). Reports the grading's own `total` stage
 and its parts (inputs, sandbox, the child's wait and start), medians over the rounds.
 """
 
@@ -52,6 +54,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rev", action="append", default=[], help="a baseline revision (repeat)")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--no-work", action="store_true", help="leave the working tree out")
+    ap.add_argument("--name", default=f"{DATE}-cpu-precheck-speed", help="results file name")
     args = ap.parse_args()
     trees: dict[str, Path] = {}
     tmp = Path(tempfile.mkdtemp(prefix="kgrade-precheck-speed-"))
@@ -61,7 +65,8 @@ def main() -> None:
             ["git", "worktree", "add", "--detach", "-q", str(where), rev], cwd=ROOT, check=True
         )
         trees[rev] = where
-    trees["HEAD+work"] = ROOT
+    if not args.no_work:
+        trees["HEAD+work"] = ROOT
     seen: dict[str, dict[str, list[dict[str, float]]]] = {
         name: {f"{cid} {rel}": [] for cid, rel in SOURCES} for name in trees
     }
@@ -84,7 +89,7 @@ def main() -> None:
         for name, per in seen.items()
     }
     lines = [f"precheck wall (medians of {args.rounds} rounds, seconds), {DATE}"]
-    for src in medians["HEAD+work"]:
+    for src in medians[next(iter(trees))]:
         lines.append(src)
         for name in trees:
             m = medians[name][src]
@@ -96,8 +101,8 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{DATE}-cpu-precheck-speed.txt").write_text(text + "\n")
-    (RESULTS / f"{DATE}-cpu-precheck-speed.json").write_text(
+    (RESULTS / f"{args.name}.txt").write_text(text + "\n")
+    (RESULTS / f"{args.name}.json").write_text(
         json.dumps({"machine": machine(), "medians": medians, "raw": seen}, indent=1)
     )
 
