@@ -6,9 +6,9 @@ revisions checked out side by side, interleaved round by round.
                                                   [--name NAME]
 
 Each revision runs from a `git worktree` of its own with this checkout's virtualenv; the
-working tree itself is the last one ("HEAD+work") unless --no-work. Writes
-benchmarks/results/NAME.{txt,json} (default DATE-cpu-precheck-speed). Reports the grading's own `total` stage
-and its parts (inputs, sandbox, the child's wait and start), medians over the rounds.
+working tree itself is the last one ("HEAD+work") unless --no-work. Reports the grading's own
+`total` stage and its parts (inputs, sandbox, the child's wait and start), medians over the
+rounds, in benchmarks/results/NAME.{txt,json} (default DATE-cpu-precheck-speed).
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ explanation, and say whether level 3 is earned (and if not, exactly why)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import time
@@ -12,7 +13,17 @@ from typing import IO
 
 import torch
 
-from grader import benchmark, cachefile, calibrate, compiled, explanation, gpus, nsight, sandbox
+from grader import (
+    benchmark,
+    cachefile,
+    calibrate,
+    compiled,
+    early,
+    explanation,
+    gpus,
+    nsight,
+    sandbox,
+)
 from grader.benchmark import BenchShape
 from grader.checkpoints import Checkpoint
 from grader.evaluate import Collected, Collector
@@ -41,9 +52,11 @@ def finish(
     stages: dict[str, float],
     child_spec: SpecFn,
     write_profile_job: WriteFn,
+    replay: early.Early | None = None,
 ) -> list[str]:
     """Fill result.benchmark/profile/explanation; return the reasons level 3 is not given
-    (empty: level 3). May turn the verdict to wrong_answer if timed calls were wrong."""
+    (empty: level 3). May turn the verdict to wrong_answer if timed calls were wrong.
+    `replay`: the Nsight replay's child, started with the grading's (`start_replay`)."""
     d = checkpoint.definition
     reasons: list[str] = []
 
@@ -109,7 +122,7 @@ def finish(
     if options.profile:
         t = time.monotonic()
         result.profile = run_profile(
-            shapes, checkpoint, options, child_spec, write_profile_job, stages
+            shapes, checkpoint, options, child_spec, write_profile_job, stages, replay
         )
         stages["nsight"] = time.monotonic() - t
         if result.profile.error:
@@ -137,11 +150,13 @@ def run_profile(
     child_spec: SpecFn,
     write_profile_job: WriteFn,
     stages: dict[str, float],
+    replay: early.Early | None = None,
 ) -> ProfileResult:
     """Nsight evidence on the last benchmark shape: one `ncu` run over the submission's call
     (`--set full` plus our metrics), with the configs its autotuners picked while timed, and
     the baselines' kernels from a run without any submission code, measured once per GPU
-    model, versions and shape, then kept."""
+    model, versions and shape, then kept. With `replay` (already started, waiting for its
+    job) the run's start is behind us; without, it starts here."""
     shape = shapes[-1]
     out = ProfileResult(shape=shape.case.shape, dtype=shape.case.dtype)
     ncu = nsight.ncu_path()
@@ -149,17 +164,25 @@ def run_profile(
         out.error = "ncu (Nsight Compute) is not installed on this worker"
         return out
     start = time.monotonic()
-    mounts = [sandbox.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
+    mounts = _mounts(ncu)
     limits = options.limits
     try:
         base, out.baselines_measured = _baseline_kernels(
             checkpoint, shape, ncu, options, child_spec, write_profile_job, mounts
         )
         paths = write_profile_job(["submission"], True)
-        spec = child_spec(paths, [ncu, *nsight.submission_args(f"{paths.out_inside}/full")], mounts)
-        said = Collector([], {}, limits.result_bytes)
         t = time.monotonic()
-        run = sandbox.run(spec, limits, said, sandboxed=paths.sandboxed)
+        if replay is not None:
+            replay.publish()
+            try:
+                run, said = replay.wait(), replay.collector
+            except BaseException:  # a soft time limit, Ctrl-C: not left to run out its time
+                replay.kill()
+                raise
+        else:
+            said = Collector([], {}, limits.result_bytes)
+            spec = _replay_spec(paths, child_spec, ncu)
+            run = sandbox.run(spec, limits, said, sandboxed=paths.sandboxed)
         stages["nsight_run"] = time.monotonic() - t  # its start and profile phases, and ncu's own
         out.configs = said.result.profiled
         stages.update({f"nsight_{k}": v for k, v in said.result.phases.items()})
@@ -185,6 +208,32 @@ def run_profile(
         out.error = str(exc)
     out.seconds = round(time.monotonic() - start, 2)
     return out
+
+
+def _mounts(ncu: str) -> list[sandbox.Mount]:
+    return [sandbox.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
+
+
+def _replay_spec(paths: Paths, child_spec: SpecFn, ncu: str) -> sandbox.Spec:
+    return child_spec(
+        paths, [ncu, *nsight.submission_args(f"{paths.out_inside}/full")], _mounts(ncu)
+    )
+
+
+def start_replay(
+    paths: Paths, child_spec: SpecFn, options: GradeOptions, stack: contextlib.ExitStack
+) -> early.Early | None:
+    """Start the Nsight replay's child under `ncu` now, while the grading's child runs: its
+    seconds of starting Python, torch and Triton under `ncu` then overlap the grading. Until
+    `profile.json` is published it only waits, with no CUDA context: nothing of it is on the
+    GPU while the grading's child is timed. `stack` kills it on exit if its job never comes
+    (a wrong submission, a failed benchmark)."""
+    ncu = nsight.ncu_path()
+    if ncu is None:
+        return None
+    said = Collector([], {}, options.limits.result_bytes)
+    spec = _replay_spec(paths, child_spec, ncu)
+    return stack.enter_context(early.started(spec, options.limits, said, paths.sandboxed))
 
 
 def _baseline_key(checkpoint: Checkpoint, shape: BenchShape, ncu: str) -> str:

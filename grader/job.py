@@ -2,9 +2,11 @@
 
 The folder is mounted read-only at /job. The parent writes the submission before the child
 starts, then the inputs while it starts, and last `job.json`, whole (a rename), which the child
-waits for; it never writes there again while that child runs (the Nsight replay's job replaces
-it after the child has exited). Files the child must produce (ncu reports) go to a separate
-folder mounted at /out, which the parent reads without following links.
+waits for; it never writes there again while that child runs. The Nsight replay's job,
+`profile.json`, is written in the same folder once the grading's child has exited (its child,
+started early under `ncu`, waits for that file; its inputs replace the grading's). Files the
+child must produce (ncu reports) go to a separate folder mounted at /out, which the parent
+reads without following links.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from grader.evaluate import PlannedRun
 from grader.harness import wire
 
 HARNESS_DIR = Path(__file__).resolve().parent / "harness"
+JOB_FILE = "job.json"
+PROFILE_JOB_FILE = "profile.json"  # the Nsight replay's
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,7 @@ def write(
     profile_impls: list[str] | None = None,
     with_submission: bool = True,
     force_configs: dict[str, str] | None = None,
+    job_file: str = JOB_FILE,
 ) -> None:
     """Write the child's job. Without the submission (`with_submission=False`) the child
     imports nothing of the student's: the baselines' profile is measured that way, so that no
@@ -144,7 +149,7 @@ def write(
         else:
             spec["bench"] = gpu
     (paths.job / "inputs.bin").chmod(0o644)
-    _publish(paths, spec)
+    _publish(paths, spec, job_file)
 
 
 def prepare(paths: Paths, source: str | None) -> None:
@@ -161,11 +166,11 @@ def prepare(paths: Paths, source: str | None) -> None:
         submission.chmod(0o644)
 
 
-def _publish(paths: Paths, spec: dict[str, Any]) -> None:
-    part = paths.job / "job.json.part"
+def _publish(paths: Paths, spec: dict[str, Any], job_file: str) -> None:
+    part = paths.job / f"{job_file}.part"
     part.write_text(json.dumps(spec))
     part.chmod(0o644)
-    os.replace(part, paths.job / "job.json")
+    os.replace(part, paths.job / job_file)
 
 
 def _private_to_child(folder: Path, sandboxed: bool) -> None:
@@ -214,6 +219,7 @@ def child_spec(
     env: dict[str, str],
     prefix: list[str] | None = None,
     extra_mounts: list[sandbox.Mount] | None = None,
+    job_file: str = JOB_FILE,
 ) -> sandbox.Spec:
     argv = [
         *(prefix or []),
@@ -221,7 +227,7 @@ def child_spec(
         "-I",
         "-B",
         f"{paths.harness}/child.py",
-        paths.inside("job.json"),
+        paths.inside(job_file),
         "{RESULT_FD}",
     ]
     mounts = [

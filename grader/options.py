@@ -21,6 +21,8 @@ class GradeOptions:
     benchmark: bool = True  # time against the baselines (GPU only)
     rounds: int = 50  # timed rounds per benchmark shape (VERIFY of them checked, in the 2nd half)
     profile: bool = True  # Nsight Compute evidence (GPU only, needs ncu)
+    # start the Nsight replay's child (under ncu) with the grading's, waiting for its job
+    nsight_early: bool = True
     # GPU only: check the outputs on the GPU once the child has exited, instead of on the CPU
     # as they stream in (then the child never waits for the parent while it is timed)
     check_on_gpu: bool = False

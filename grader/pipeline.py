@@ -14,14 +14,12 @@ import platform
 import secrets
 import shutil
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import torch
 
-from grader import benchmark, gpu_stage, job, rubric, sandbox
+from grader import benchmark, early, gpu_stage, job, rubric, sandbox
 from grader.checkpoints import Checkpoint
 from grader.evaluate import Collector, PlannedRun, evaluate
 from grader.models import GradeResult, Verdict
@@ -121,49 +119,9 @@ def write_profile_job(
         profile_impls=impls,
         with_submission=with_submission,
         force_configs=force_configs if with_submission else None,
+        job_file=job.PROFILE_JOB_FILE,
     )
     return paths
-
-
-class _Child:
-    outcome: sandbox.RunOutcome
-    published: threading.Event  # set once job.json is there
-
-
-@contextlib.contextmanager
-def _started(spec: sandbox.Spec, options: GradeOptions, collector: Collector) -> Iterator[_Child]:
-    """Run the child in the background for the body of the `with`, which publishes its job and
-    then sets `child.published` (the child's time limit counts from then); on leaving, wait
-    for the child. If anything fails here first, even during that wait, the child is killed."""
-    child = _Child()
-    child.published = threading.Event()
-    abort = threading.Event()
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            child.outcome = sandbox.run(
-                spec,
-                options.limits,
-                collector,
-                sandboxed=not options.unsafe_no_sandbox,
-                clock_from=child.published,
-                abort=abort,
-            )
-        except BaseException as exc:  # re-raised in the grading's thread
-            failed.append(exc)
-
-    thread = threading.Thread(target=run, name="kgrade-child", daemon=True)
-    thread.start()
-    try:
-        yield child
-        thread.join()
-    except BaseException:
-        abort.set()
-        thread.join()
-        raise
-    if failed:
-        raise failed[0]
 
 
 def child_env(device: str, paths: job.Paths) -> dict[str, str]:
@@ -255,6 +213,13 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
         else None
     )
     paths = job.Paths(root / "job", root / "out", sandboxed, kept)
+
+    def spec_for(at: job.Paths, prefix: list[str], mounts: list[sandbox.Mount]) -> sandbox.Spec:
+        """A child under `ncu` (the Nsight replay's, the baselines'): it waits for profile.json."""
+        env = child_env(device, at)
+        return job.child_spec(at, checkpoint, device, env, prefix, mounts, job.PROFILE_JOB_FILE)
+
+    later = contextlib.ExitStack()  # the Nsight replay's child, if started early
     try:
         job.prepare(paths, source)
         collector = Collector(
@@ -266,7 +231,11 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
         spec = job.child_spec(paths, checkpoint, device, child_env(device, paths))
         # The child starts (Python, torch, Triton: seconds) while the inputs are drawn here;
         # it reads nothing until job.json is published, after the inputs.
-        with _started(spec, options, collector) as child:
+        with early.started(spec, options.limits, collector, sandboxed) as child:
+            replay = None
+            if device == "cuda" and options.benchmark and options.profile and options.nsight_early:
+                # and the Nsight replay's, to wait for the configs the benchmark will pick
+                replay = gpu_stage.start_replay(paths, spec_for, options, later)
             t1 = time.monotonic()
             runs = plan_runs(checkpoint, device, seed)
             shapes = (
@@ -286,8 +255,8 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
                 max_configs=options.max_configs,
                 flush_bytes=gpu_stage.flush_bytes() if shapes else 0,
             )
-            child.published.set()
-        outcome = child.outcome
+            child.publish()
+        outcome = child.wait()
         stages["sandbox"] = outcome.wall
         if collector.check_on is not None:
             t = time.monotonic()
@@ -322,9 +291,7 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
                 checkpoint,
                 options,
                 stages,
-                lambda at, prefix, mounts: job.child_spec(
-                    at, checkpoint, device, child_env(device, at), prefix, mounts
-                ),
+                spec_for,
                 lambda impls, with_submission: write_profile_job(
                     paths,
                     source,
@@ -335,8 +302,10 @@ def _grade(source: str, checkpoint: Checkpoint, options: GradeOptions, device: s
                     with_submission,
                     collector.result.tuned,
                 ),
+                replay,
             )
     finally:
+        later.close()  # a replay child never given its job is killed here
         shutil.rmtree(root, ignore_errors=True)
         if kept is not None:
             job.trim_kept_cache(kept)

@@ -1,0 +1,85 @@
+"""A sandboxed child started before its job exists.
+
+A child spends seconds starting Python, torch and Triton before it can do anything, and none of
+that depends on the job. So the parent starts it first and writes the job meanwhile; the child
+waits for its job file, which the parent publishes whole (a rename, `job.py`), then calls
+`publish()`. The child's time limit counts from that moment, not from its start.
+
+Two children are started this way in a GPU grading: the grading's own (while the parent draws
+the inputs), and the Nsight replay's under `ncu` (while the grading's child runs: it waits, with
+no CUDA context, until the benchmark has said which configs to replay).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+
+from grader import sandbox
+from grader.evaluate import Collector
+
+
+class Early:
+    """A child running in the background from construction on."""
+
+    def __init__(
+        self, spec: sandbox.Spec, limits: sandbox.Limits, collector: Collector, sandboxed: bool
+    ) -> None:
+        self.collector = collector
+        self.published = threading.Event()
+        self._abort = threading.Event()
+        self._failed: list[BaseException] = []
+        self._outcome: sandbox.RunOutcome | None = None
+        self._thread = threading.Thread(
+            target=self._run, args=(spec, limits, sandboxed), name="kgrade-child", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, spec: sandbox.Spec, limits: sandbox.Limits, sandboxed: bool) -> None:
+        try:
+            self._outcome = sandbox.run(
+                spec,
+                limits,
+                self.collector,
+                sandboxed=sandboxed,
+                clock_from=self.published,
+                abort=self._abort,
+            )
+        except BaseException as exc:  # re-raised in the grading's thread by wait()
+            self._failed.append(exc)
+
+    def publish(self) -> None:
+        """Its job file is there: its time limit starts now."""
+        self.published.set()
+
+    def wait(self) -> sandbox.RunOutcome:
+        """Its outcome, once it has exited (a failure to run it is raised here)."""
+        self._thread.join()
+        if self._failed:
+            raise self._failed[0]
+        assert self._outcome is not None
+        return self._outcome
+
+    def kill(self) -> None:
+        self._abort.set()
+        self._thread.join()
+
+
+@contextlib.contextmanager
+def started(
+    spec: sandbox.Spec, limits: sandbox.Limits, collector: Collector, sandboxed: bool
+) -> Iterator[Early]:
+    """The child runs for the body of the `with`. On leaving, a child whose job was published
+    is waited for (`wait()` then gives its outcome), and one whose job never was is killed;
+    if anything fails first, even during that wait, the child is killed."""
+    child = Early(spec, limits, collector, sandboxed)
+    try:
+        yield child
+        if child.published.is_set():
+            child._thread.join()
+        else:
+            child.kill()
+    except BaseException:
+        child.kill()
+        raise
