@@ -7,7 +7,7 @@
 source benchmarks/device_env.sh
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-machine_info > "$OUT/machine.txt" 2>&1
+machine_info > "$OUT/machine.txt" 2>&1; lscpu >> "$OUT/machine.txt" 2>&1
 printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$PWD/.bwrap/redis/lib" "$PWD/.bwrap/redis/redis-server" > /tmp/redis-server
 chmod +x /tmp/redis-server
 nvidia-smi --query-compute-apps=timestamp,gpu_uuid,pid,used_memory --format=csv,noheader -lms 1000 > "$OUT/apps.csv" 2>&1 &

@@ -228,6 +228,29 @@ def run_batch(
     return {"name": name, "wall_s": round(wall, 2), "cpu": cpu.summary(), "submissions": found}
 
 
+def _cpus(text: str) -> list[int]:
+    """'0-3,8' -> [0, 1, 2, 3, 8]"""
+    out: list[int] = []
+    for part in text.strip().split(","):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
+
+
+def core_halves() -> list[str]:
+    """This process's CPUs in two taskset lists of whole physical cores (SMT siblings stay
+    together, so the two GPU workers never share a core)."""
+    groups = set()
+    for cpu in sorted(os.sched_getaffinity(0)):
+        f = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list")
+        groups.add(tuple(_cpus(f.read_text())) if f.exists() else (cpu,))
+    ordered = sorted(groups)
+    half = len(ordered) // 2
+    return [
+        ",".join(str(c) for g in part for c in g) for part in (ordered[:half], ordered[half:])
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out", type=Path)
@@ -239,6 +262,11 @@ def main() -> None:
     ap.add_argument("--two-only", action="store_true", help="skip the one-GPU run")
     ap.add_argument(
         "--also-nice0", action="store_true", help="then two GPUs again, prechecks at niceness 0"
+    )
+    ap.add_argument(
+        "--also-pinned",
+        action="store_true",
+        help="then two GPUs again, each GPU worker on half of the physical cores (taskset)",
     )
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(124))  # still write what was measured
@@ -304,6 +332,29 @@ def main() -> None:
             "two GPU workers", client, tokens, items, home / "kgrade.db", args.limit
         )
         assert gpu0.poll() is None, "the first GPU worker died"
+        if args.also_pinned:
+            (args.out / "scaleout.json").write_text(json.dumps(record, indent=1, default=str))
+            for p in [q for q in stack.procs if q.args[-1] == "--gpu"]:
+                p.terminate()
+                p.wait(timeout=30)
+                stack.procs.remove(p)
+            halves = core_halves()
+            record["pinned_cpus"] = halves
+            for i, cpus in enumerate(halves):
+                stack.spawn(
+                    f"gpu{i}-pinned",
+                    ["taskset", "-c", cpus, sys.executable, "-m", "app.cli", "worker", "--gpu"],
+                    CUDA_VISIBLE_DEVICES=str(i),
+                )
+            time.sleep(8)
+            record["two_gpus_pinned"] = run_batch(
+                "two GPU workers, each on half of the physical cores",
+                client,
+                tokens,
+                items,
+                home / "kgrade.db",
+                args.limit,
+            )
         if args.also_nice0:
             (args.out / "scaleout.json").write_text(json.dumps(record, indent=1, default=str))
             for p in prechecks:

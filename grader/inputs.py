@@ -20,6 +20,15 @@ import torch
 BLOCK = 1 << 22  # elements per generator
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on: a worker pinned to part of the host (taskset, a
+    container's cpuset) gets that part, not os.cpu_count()'s whole host."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 def randn(shape: list[int] | tuple[int, ...], gen: torch.Generator) -> torch.Tensor:
     """Standard normal float32 samples of `shape`, drawn from `gen`'s stream of seeds."""
     out = torch.empty(tuple(shape), dtype=torch.float32)
@@ -35,6 +44,6 @@ def randn(shape: list[int] | tuple[int, ...], gen: torch.Generator) -> torch.Ten
         for i in range(len(starts)):
             fill(i)
     else:
-        with ThreadPoolExecutor(max_workers=min(len(starts), os.cpu_count() or 1)) as pool:
+        with ThreadPoolExecutor(max_workers=min(len(starts), usable_cpus())) as pool:
             list(pool.map(fill, range(len(starts))))
     return out

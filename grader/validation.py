@@ -6,12 +6,12 @@ waits for them in the request that adds the checkpoint)."""
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader.checkpoints import Checkpoint
+from grader.inputs import usable_cpus
 from grader.options import GradeOptions
 from grader.pipeline import grade
 
@@ -44,7 +44,7 @@ def validate(
         ok = (verdict in expect.split("|")) == wanted
         return Check(name, expect if wanted else f"not {expect}", verdict, ok)
 
-    with ThreadPoolExecutor(max_workers=max(1, workers or os.cpu_count() or 1)) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, workers or usable_cpus())) as pool:
         checks = list(pool.map(run, plan))
     if not checkpoint.wrong_solutions():
         checks.append(Check("solutions/wrong/", "at least one", "none", False))

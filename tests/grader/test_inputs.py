@@ -3,9 +3,15 @@ core). The values must follow from the seed and the shape alone, and look normal
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import torch
 
 from grader import inputs
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_draw_follows_the_seed_not_the_threads() -> None:
@@ -35,3 +41,17 @@ def test_a_small_draw_and_the_next_draw_of_the_same_generator_differ() -> None:
     gen = torch.Generator().manual_seed(3)
     first, second = inputs.randn((5, 7), gen), inputs.randn((5, 7), gen)
     assert not torch.equal(first, second)  # the generator moves on, like torch.randn's
+
+
+def test_a_worker_pinned_to_part_of_the_host_uses_that_part() -> None:
+    """Under taskset or a container's cpuset, the parallel draw and the validation's side by
+    side gradings size themselves to the CPUs they may use, not to the whole host."""
+    script = (
+        "import os, sys; sys.path.insert(0, '.');"
+        "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))});"
+        "from grader.inputs import usable_cpus; print(usable_cpus())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.strip() == "1"
