@@ -53,6 +53,13 @@ class Settings(BaseSettings):
     # not across containers (docker-compose.yml sets cpu_shares for that), nor, where the
     # kernel's autogroup is on, against a sandbox's own session.
     precheck_nice: int = Field(10, ge=0, le=19)
+    # CPU precheck workers' torch threads (OMP_NUM_THREADS; 0: torch's default, every core).
+    # A precheck's own tensors are small; workers that each start a thread per core make the
+    # host's cores spin against each other. 4 prechecks side by side on 2 cores: inputs drawn
+    # in 0.07 s (median) with one thread against 0.74 s, the batch as fast (9.40 / 9.54 s;
+    # benchmarks/precheck_threads.py). On the GPU host, 8 precheck workers' inputs took 1-5 s
+    # beside the GPU gradings; one thread each is not yet measured there.
+    precheck_threads: int = Field(1, ge=0)
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
 

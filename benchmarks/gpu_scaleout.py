@@ -264,6 +264,11 @@ def main() -> None:
         "--also-nice0", action="store_true", help="then two GPUs again, prechecks at niceness 0"
     )
     ap.add_argument(
+        "--also-threads0",
+        action="store_true",
+        help="then two GPUs again, prechecks with torch's threads on every core",
+    )
+    ap.add_argument(
         "--also-pinned",
         action="store_true",
         help="then two GPUs again, each GPU worker on half of the physical cores (taskset)",
@@ -355,26 +360,29 @@ def main() -> None:
                 home / "kgrade.db",
                 args.limit,
             )
-        if args.also_nice0:
+        variants = [
+            ("two_gpus_nice0", "prechecks at niceness 0", {"KGRADE_PRECHECK_NICE": "0"}),
+            ("two_gpus_threads0", "prechecks on every core", {"KGRADE_PRECHECK_THREADS": "0"}),
+        ]
+        for key, what, env in variants:
+            if not getattr(args, "also_" + key.removeprefix("two_gpus_")):
+                continue
             (args.out / "scaleout.json").write_text(json.dumps(record, indent=1, default=str))
             for p in prechecks:
                 p.terminate()
                 p.wait(timeout=30)
                 stack.procs.remove(p)
-            for i in range(args.precheck_workers):
+            prechecks = [
                 stack.spawn(
-                    f"precheck{i}-nice0",
+                    f"precheck{i}-{key}",
                     [sys.executable, "-m", "app.cli", "worker", *(["--beat"] if i == 0 else [])],
-                    KGRADE_PRECHECK_NICE="0",
+                    **env,
                 )
+                for i in range(args.precheck_workers)
+            ]
             time.sleep(8)  # the workers import and connect before the batch lands
-            record["two_gpus_nice0"] = run_batch(
-                "two GPU workers, prechecks at niceness 0",
-                client,
-                tokens,
-                items,
-                home / "kgrade.db",
-                args.limit,
+            record[key] = run_batch(
+                f"two GPU workers, {what}", client, tokens, items, home / "kgrade.db", args.limit
             )
     finally:
         (args.out / "scaleout.json").write_text(json.dumps(record, indent=1, default=str))

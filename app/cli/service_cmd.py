@@ -71,6 +71,9 @@ def worker_argv(queues: list[str], beat: bool) -> list[str]:
     ]
     if beat:  # the reconciler's schedule; one per deployment
         argv += ["-B", "-s", str(s.home.resolve() / "celerybeat-schedule")]
+    if queues == [PRECHECK] and s.precheck_threads:  # and keeps to a few threads
+        n = str(s.precheck_threads)
+        argv = ["env", f"OMP_NUM_THREADS={n}", f"MKL_NUM_THREADS={n}", *argv]
     if queues == [PRECHECK] and s.precheck_nice:  # a worker that never holds a GPU yields
         argv = ["nice", "-n", str(s.precheck_nice), *argv]
     return argv

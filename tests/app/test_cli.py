@@ -130,8 +130,16 @@ def test_only_a_precheck_only_worker_is_started_at_lower_priority(
     from app.settings import get_settings
 
     monkeypatch.delenv("KGRADE_PRECHECK_NICE", raising=False)
+    monkeypatch.delenv("KGRADE_PRECHECK_THREADS", raising=False)
     get_settings.cache_clear()
-    assert worker_argv(["precheck"], beat=False)[:3] == ["nice", "-n", "10"]  # the default
+    assert worker_argv(["precheck"], beat=False)[:6] == [  # the defaults
+        "nice",
+        "-n",
+        "10",
+        "env",
+        "OMP_NUM_THREADS=1",
+        "MKL_NUM_THREADS=1",
+    ]
     assert worker_argv(["precheck", "gpu.h200"], beat=False)[0] == sys.executable
     assert worker_argv(["gpu.h200"], beat=False)[0] == sys.executable
     get_settings.cache_clear()

@@ -100,14 +100,21 @@ def _nice(pid: int) -> int:
     return int(stat.rsplit(")", 1)[1].split()[16])  # field 19: nice
 
 
-def test_a_precheck_worker_and_its_pool_run_at_the_configured_niceness(  # type: ignore[no-untyped-def]
+def _env(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(kv.decode().split("=", 1) for kv in raw if b"=" in kv)
+
+
+def test_a_precheck_worker_and_its_pool_run_at_the_configured_niceness_and_threads(  # type: ignore[no-untyped-def]
     start_worker, monkeypatch
 ) -> None:
     """A CPU precheck worker yields the CPU to GPU workers on a shared host: KGRADE_PRECHECK_NICE
-    (10 by default) on the worker, inherited by its pool process and every sandbox it starts."""
+    (10 by default) on the worker, inherited by its pool process and every sandbox it starts;
+    and its torch keeps to KGRADE_PRECHECK_THREADS threads (1 by default)."""
     from app.settings import get_settings
 
     monkeypatch.setenv("KGRADE_PRECHECK_NICE", "7")  # read by worker_argv, here
+    monkeypatch.setenv("KGRADE_PRECHECK_THREADS", "3")
     get_settings.cache_clear()
     try:
         proc = start_worker()
@@ -117,6 +124,9 @@ def test_a_precheck_worker_and_its_pool_run_at_the_configured_niceness(  # type:
     assert pool, "the worker has no pool process"
     expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + 7)  # nice -n adds to ours
     assert [_nice(p) for p in [proc.pid, *pool]] == [expected] * (1 + len(pool))
+    for p in [proc.pid, *pool]:
+        env = _env(p)
+        assert (env.get("OMP_NUM_THREADS"), env.get("MKL_NUM_THREADS")) == ("3", "3"), p
 
 
 def test_a_worker_killed_mid_grading_loses_nothing(  # type: ignore[no-untyped-def]
