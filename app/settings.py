@@ -60,6 +60,11 @@ class Settings(BaseSettings):
     # benchmarks/precheck_threads.py). On the GPU host, 8 precheck workers' inputs took 1-5 s
     # beside the GPU gradings; one thread each is not yet measured there.
     precheck_threads: int = Field(1, ge=0)
+    # A precheck worker keeps one sandboxed child started (Python, torch and Triton imported,
+    # waiting for a job) for its next precheck, and starts the next while it grades: the start
+    # is most of a precheck's time. Each submission still gets a fresh process. Costs one idle
+    # process (~300 MB) per precheck worker.
+    precheck_spare: bool = True
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
 

@@ -14,19 +14,44 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import IO
 
 from grader import sandbox
-from grader.evaluate import Collector
+
+Reader = Callable[[IO[bytes]], None]  # consumes the child's result pipe (an evaluate.Collector)
+
+
+class LateReader:
+    """A result-pipe reader named only once the child's job is known (a spare child's, started
+    before its grading): reads nothing until `give()`."""
+
+    def __init__(self) -> None:
+        self._ready = threading.Event()
+        self._read: Reader | None = None
+
+    def give(self, read: Reader) -> None:
+        self._read = read
+        self._ready.set()
+
+    def __call__(self, fp: IO[bytes]) -> None:
+        self._ready.wait()
+        assert self._read is not None
+        self._read(fp)
+
+
+def _drain(fp: IO[bytes]) -> None:
+    while fp.read(1 << 20):
+        pass
 
 
 class Early:
     """A child running in the background from construction on."""
 
     def __init__(
-        self, spec: sandbox.Spec, limits: sandbox.Limits, collector: Collector, sandboxed: bool
+        self, spec: sandbox.Spec, limits: sandbox.Limits, reader: Reader, sandboxed: bool
     ) -> None:
-        self.collector = collector
+        self.reader = reader
         self.published = threading.Event()
         self._abort = threading.Event()
         self._failed: list[BaseException] = []
@@ -41,7 +66,7 @@ class Early:
             self._outcome = sandbox.run(
                 spec,
                 limits,
-                self.collector,
+                self.reader,
                 sandboxed=sandboxed,
                 clock_from=self.published,
                 abort=self._abort,
@@ -63,17 +88,28 @@ class Early:
 
     def kill(self) -> None:
         self._abort.set()
+        if isinstance(self.reader, LateReader):
+            self.reader.give(_drain)  # else its reader would wait for a job that never comes
         self._thread.join()
+
+    def alive(self) -> bool:
+        return self._thread.is_alive() and not self._abort.is_set()
 
 
 @contextlib.contextmanager
 def started(
-    spec: sandbox.Spec, limits: sandbox.Limits, collector: Collector, sandboxed: bool
+    spec: sandbox.Spec, limits: sandbox.Limits, reader: Reader, sandboxed: bool
 ) -> Iterator[Early]:
-    """The child runs for the body of the `with`. On leaving, a child whose job was published
-    is waited for (`wait()` then gives its outcome), and one whose job never was is killed;
-    if anything fails first, even during that wait, the child is killed."""
-    child = Early(spec, limits, collector, sandboxed)
+    """The child runs for the body of the `with` (see `running`)."""
+    with running(Early(spec, limits, reader, sandboxed)) as child:
+        yield child
+
+
+@contextlib.contextmanager
+def running(child: Early) -> Iterator[Early]:
+    """On leaving, a child whose job was published is waited for (`wait()` then gives its
+    outcome), and one whose job never was is killed; if anything fails first, even during
+    that wait, the child is killed."""
     try:
         yield child
         if child.published.is_set():

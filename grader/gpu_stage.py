@@ -175,7 +175,9 @@ def run_profile(
         if replay is not None:
             replay.publish()
             try:
-                run, said = replay.wait(), replay.collector
+                run = replay.wait()
+                assert isinstance(replay.reader, Collector)
+                said = replay.reader
             except BaseException:  # a soft time limit, Ctrl-C: not left to run out its time
                 replay.kill()
                 raise

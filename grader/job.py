@@ -214,7 +214,7 @@ def trim_kept_cache(folder: Path) -> None:
 
 def child_spec(
     paths: Paths,
-    checkpoint: Checkpoint,
+    checkpoint: Checkpoint | None,
     device: str,
     env: dict[str, str],
     prefix: list[str] | None = None,
@@ -237,7 +237,8 @@ def child_spec(
         # replay) share it, and so do later gradings of the very same source (source_cache).
         sandbox.Mount(paths.cache, "/cache", writable=True),
         sandbox.Mount(HARNESS_DIR, "/kgrade/harness"),
-        sandbox.Mount(checkpoint.folder / "problem.py", paths.problem),
         *(extra_mounts or []),
     ]
+    if device == "cuda" and checkpoint is not None:  # the baselines; a CPU child never reads it
+        mounts.append(sandbox.Mount(checkpoint.folder / "problem.py", paths.problem))
     return sandbox.Spec(argv=argv, env=env, mounts=mounts, gpu=device == "cuda")

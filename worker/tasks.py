@@ -7,7 +7,7 @@ import os
 import socket
 import threading
 
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_process_shutdown, worker_ready, worker_shutdown
 from sqlalchemy import select
 
 from app import grading
@@ -16,11 +16,13 @@ from app.models import Stage, Submission, WorkerSeen, now
 from app.queue import send_gpu, send_precheck
 from app.settings import get_settings
 from app.submissions import lifecycle
-from grader import GradeResult, SandboxRefused, Verdict, checkpoints, grade
+from grader import GradeOptions, GradeResult, SandboxRefused, Verdict, checkpoints, grade
+from grader.pipeline import Spare
 from worker.celery_app import TASK_GPU, TASK_PRECHECK, TASK_RECONCILE, celery
 
 log = logging.getLogger(__name__)
 WORKER = f"{socket.gethostname()}:{os.getpid()}"
+_spare: list[Spare] = []  # this pool process's sandboxed child, waiting for its next precheck
 
 
 def gpu_model_for(checkpoint_id: str) -> str | None:
@@ -112,10 +114,31 @@ def _grade(
     opts = grading.options(
         s, device, explanation=explanation, report_dir=s.home / "reports" / str(submission_id)
     )
+    spare = _swap_spare(opts) if stage == Stage.PRECHECK and s.precheck_spare else None
     try:
-        return grade(source, checkpoint, opts)
+        return grade(source, checkpoint, opts, spare)
     except SandboxRefused as exc:
         return _internal(checkpoint_id, f"This worker cannot grade safely: {exc}")
+    finally:
+        if spare is not None and not spare.used:  # it did not fit, or the source never ran
+            spare.discard()
+
+
+def _swap_spare(opts: GradeOptions) -> Spare | None:
+    """Take the spare child started during this process's last precheck, and start the next
+    one now: it starts Python, torch and Triton beside this grading, not in front of the next."""
+    mine = _spare.pop() if _spare else None
+    try:
+        _spare.append(Spare(opts))
+    except Exception:  # no spare: the next precheck starts its own child, as without
+        log.exception("could not start a spare sandboxed child")
+    return mine
+
+
+@worker_process_shutdown.connect
+def _discard_spare(**_: object) -> None:
+    while _spare:
+        _spare.pop().discard()
 
 
 def _internal(checkpoint_id: str, message: str) -> GradeResult:

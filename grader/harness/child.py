@@ -66,10 +66,13 @@ def _phase(out: Any, name: str, since: float) -> float:
 
 
 def wait_for_job(path: Path) -> dict[str, Any]:
-    """The parent starts this process while it still draws the inputs; it publishes job.json
-    whole (a rename) once they are written (and kills this process if it cannot)."""
+    """The parent starts this process while it still draws the inputs (or, a spare, before its
+    grading exists); it publishes job.json whole (a rename) once they are written (and kills
+    this process if it cannot). Polls every 5 ms for 2 s, then every 50 ms: a spare may wait
+    for minutes, and its CPU time counts against its limit."""
+    waited = time.monotonic()
     while not path.exists():
-        time.sleep(0.005)
+        time.sleep(0.005 if time.monotonic() - waited < 2 else 0.05)
     job: dict[str, Any] = json.loads(path.read_text())
     return job
 

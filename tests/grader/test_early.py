@@ -15,7 +15,7 @@ import pytest
 from grader import checkpoints, early, job, sandbox
 from grader.evaluate import Collector
 from grader.pipeline import child_env, plan_runs
-from tests.procs import descendants
+from tests.procs import descendants, harness_pids
 
 CK = checkpoints.get("c3a-vector-add")
 
@@ -32,16 +32,7 @@ def _spec(paths: job.Paths, job_file: str) -> sandbox.Spec:
 
 
 def _harness_running() -> bool:
-    for pid in descendants(os.getpid()):
-        try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if Path(argv[0].decode()).name.startswith("python") and any(
-            a.endswith(b"child.py") for a in argv
-        ):
-            return True
-    return False
+    return bool(harness_pids(descendants(os.getpid())))
 
 
 @pytest.mark.timeout(120)

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from app.cli.service_cmd import worker_argv
 from app.db import sessions
 from app.models import Status, Submission, WorkerSeen
-from tests.procs import descendants
+from tests.procs import descendants, harness_pids
 
 ROOT = Path(__file__).resolve().parents[2]
 SOFTMAX = ROOT / "reference_kernels" / "c3a_softmax"
@@ -93,6 +93,9 @@ def test_a_worker_grades_right_and_wrong_submissions(client, make_user, start_wo
     assert (b["verdict"], b["level"]) == ("wrong_answer", 1)
     assert g["result"]["cases"] and g["result"]["device"] == "cpu (Triton interpreter)"
     assert g["attempts"] == 1
+    # between gradings a precheck worker keeps one sandboxed child waiting for the next
+    # (KGRADE_PRECHECK_SPARE), started while it graded
+    _wait(lambda: len(harness_pids(descendants(os.getpid()))) == 1, 30, "the spare child")
 
 
 def _nice(pid: int) -> int:

@@ -1,0 +1,75 @@
+"""A spare sandboxed child (grader.pipeline.Spare): started before its grading exists, it grades
+the next CPU submission that fits, as a fresh process would; one that does not fit is left
+alone, and a discarded one leaves no process and no folder behind."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+import time
+
+import pytest
+
+from grader import GradeOptions, Verdict, checkpoints, grade, sandbox
+from grader.pipeline import Spare
+from tests.grader.test_early import _harness_running
+from tests.procs import descendants, harness_pids
+
+CK = checkpoints.get("c3a-softmax")
+
+
+def _wait_started(spare: Spare) -> None:
+    end = time.monotonic() + 30
+    while not _harness_running() and time.monotonic() < end:
+        time.sleep(0.05)
+    assert spare.child.alive() and _harness_running()
+
+
+@pytest.mark.timeout(180)
+def test_a_spare_grades_the_next_submission_it_fits() -> None:
+    options = GradeOptions(device="cpu")
+    spare = Spare(options)
+    _wait_started(spare)
+    mine = set(harness_pids(descendants(os.getpid())))
+    seen: set[int] = set()
+    done = threading.Event()
+
+    def watch() -> None:  # every sandboxed child that runs while it grades
+        while not done.is_set():
+            seen.update(harness_pids(descendants(os.getpid())))
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        result = grade(CK.reference_solution.read_text(), CK, options, spare)
+    finally:
+        done.set()
+        watcher.join()
+    assert result.verdict is Verdict.CORRECT, result.messages
+    assert spare.used
+    assert seen == mine and len(mine) == 1, (seen, mine)  # the spare's child, and no other
+    assert not spare.root.exists() and not spare.child.alive()
+
+    wrong = next(w for w in CK.wrong_solutions() if w.name == "missing_mask")
+    spare = Spare(options)
+    result = grade(wrong.path.read_text(), CK, options, spare)
+    assert spare.used and result.verdict is Verdict.RUNTIME_ERROR, result.messages
+
+
+@pytest.mark.timeout(180)
+def test_a_spare_that_does_not_fit_is_left_alone_and_discarded_clean() -> None:
+    options = GradeOptions(device="cpu")
+    spare = Spare(options)
+    _wait_started(spare)
+    other = dataclasses.replace(options, limits=sandbox.Limits(wall_seconds=30))
+    result = grade(CK.reference_solution.read_text(), CK, other, spare)
+    assert result.verdict is Verdict.CORRECT, result.messages
+    assert not spare.used and spare.child.alive()
+    assert spare.fits(options)
+    spare.born -= Spare.MAX_AGE  # an hour idle: retired, not used
+    assert not spare.fits(options)
+    spare.discard()
+    assert not spare.child.alive() and not spare.root.exists()
+    assert not _harness_running()
