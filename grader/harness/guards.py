@@ -4,8 +4,10 @@
   launches, flags compute ops (however `torch.softmax` is spelled or aliased, it reaches the
   dispatcher as `aten._softmax`) and fills every fresh allocation with a poison value so an
   element the kernel never wrote cannot pass.
-- Under the interpreter every tensor the entry allocates gets fenced memory (`fenced.py`): a
-  kernel that steps past its end dies of SIGSEGV at once, whatever the heap's layout.
+- Under the interpreter every tensor the entry's torch calls return in memory of their own
+  (allocations, copies, `arange`, `torch.tensor`, allowed ops) is moved to fenced memory
+  (`fenced.py`), and so is one that `resize_` grows: a kernel that steps past its end dies of
+  SIGSEGV at once, whatever the heap's layout.
 - Triton launches are counted, and the guard is suspended while Triton runs (its launcher
   copies tensors, which is not the student's compute).
 - `Autotuner.run` is replaced so the harness picks the config: every pruned config is run and
@@ -24,6 +26,7 @@ from typing import Any
 import torch
 from harness import fenced
 from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
+from torch.utils._pytree import tree_leaves
 
 ALLOC_OPS = {"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided"}
 # Allocation, views, copies, casts and metadata: everything a kernel wrapper needs.
@@ -86,20 +89,16 @@ HARMLESS_OPS = ALLOC_OPS | {
 }
 
 
-# Ops that return memory of their own, which a kernel may then be handed.
-FRESH_OPS = ALLOC_OPS | {
-    "zeros",
-    "zeros_like",
-    "ones",
-    "ones_like",
-    "full",
-    "full_like",
-    "new_zeros",
-    "new_ones",
-    "new_full",
-    "clone",
-    "_to_copy",
-}
+def _fresh(out: Any, args: Any, kwargs: Any) -> bool:
+    """A CPU tensor in memory of its own: no view of, nor the same tensor as, an argument."""
+    if not isinstance(out, torch.Tensor) or out.device.type != "cpu" or not out.numel():
+        return False
+    mine = out.untyped_storage().data_ptr()
+    return all(
+        a.untyped_storage().data_ptr() != mine
+        for a in tree_leaves((args, kwargs))
+        if isinstance(a, torch.Tensor)
+    )
 
 
 def _poison_value(t: torch.Tensor, poison: float) -> float | int | bool:
@@ -111,8 +110,9 @@ def _poison_value(t: torch.Tensor, poison: float) -> float | int | bool:
 
 
 class TorchGuard(TorchDispatchMode):
-    """`fence` (under the interpreter): every tensor the entry allocates gets fenced memory
-    (`fenced.py`), so its kernels cannot read or write past its end unnoticed."""
+    """`fence` (under the interpreter): every tensor the entry gets in memory of its own is
+    moved to fenced memory (`fenced.py`), so its kernels cannot read or write past its end
+    unnoticed."""
 
     @classmethod
     def _should_skip_dynamo(cls) -> bool:
@@ -130,9 +130,12 @@ class TorchGuard(TorchDispatchMode):
         self.forbidden: list[str] = []
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-        out = func(*args, **(kwargs or {}))
         name = func.overloadpacket.__name__
-        if self.fence and name in FRESH_OPS and isinstance(out, torch.Tensor):
+        if self.fence and name == "resize_" and fenced.regrow(args[0], args[1]):
+            return args[0]
+        out = func(*args, **(kwargs or {}))
+        # torch.tensor(data) is made outside the dispatcher, then handed over by lift_fresh
+        if self.fence and (_fresh(out, args, kwargs) or name == "lift_fresh"):
             out = fenced.like(out) if name in ALLOC_OPS else fenced.clone(out)
         if name in ALLOC_OPS and isinstance(out, torch.Tensor) and out.numel():
             out.fill_(_poison_value(out, self.poison))

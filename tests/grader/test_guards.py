@@ -33,24 +33,35 @@ with guard:
     e = torch.empty_like(x)
     z = torch.zeros(5, dtype=torch.float16)
     c = x.clone()
-    y = c.add(1)
+    y = c.add(1)  # an allowed op's output
     s = torch.softmax(y, 0)
+    r = torch.arange(7)
+    k = torch.tensor([1.0, 2.0, 3.0])
+    g = torch.ones(3)
+    g.resize_(1000)  # grows: moved to fenced memory, contents kept
+    v = e[1:]  # a view: stays in e's memory
 plain = guards.TorchGuard(set(), 0.0)
 with plain:
     p = torch.empty(1000)
 
-def ends_at_page(t):
-    return (t.untyped_storage().data_ptr() + t.untyped_storage().nbytes()) % mmap.PAGESIZE == 0
+def fenced_end(t):  # ends less than 16 bytes before a page boundary, starts 16-byte aligned
+    end = t.untyped_storage().data_ptr() + t.untyped_storage().nbytes()
+    return -end % mmap.PAGESIZE < 16 and t.data_ptr() % 16 == 0
 
+maps = open("/proc/self/maps").read()
+shared = [l for l in maps.splitlines() if " rw-s " in l and "/dev/zero" in l]
 print(json.dumps({
     "dynamo": "torch._dynamo" in sys.modules,
     "forbidden": guard.forbidden,
     "poisoned": bool((e == 1e30).all()),
-    "fenced": [ends_at_page(t) for t in (e, z, c)],
+    "fenced": [fenced_end(t) for t in (e, z, c, y, r, k, g)],
+    "view_shares": v.untyped_storage().data_ptr() == e.untyped_storage().data_ptr(),
     "strides": [list(e.stride()), list(c.stride())],
     "clone_equal": bool(torch.equal(c, x)),
     "zeros": bool((z == 0).all()),
-    "plain_fenced": ends_at_page(p),
+    "values": [r.tolist(), k.tolist(), g[:3].tolist(), g.shape[0]],
+    "plain_fenced": fenced_end(p),
+    "shared_mappings": len(shared),
 }))
 """
 )
@@ -61,10 +72,13 @@ def test_the_guard_flags_poisons_and_fences_without_importing_dynamo() -> None:
     assert seen["forbidden"] == ["torch.ops.aten._softmax"]
     assert seen["poisoned"]
     assert not seen["dynamo"], "the guard's first op imported torch._dynamo"
-    assert seen["fenced"] == [True, True, True]
+    assert seen["fenced"] == [True] * 7
+    assert seen["view_shares"]
     assert seen["strides"] == [[1, 4], [1, 4]]
     assert seen["clone_equal"] and seen["zeros"]
+    assert seen["values"] == [list(range(7)), [1.0, 2.0, 3.0], [1.0, 1.0, 1.0], 1000]
     assert not seen["plain_fenced"], "fence=False must leave allocation alone"
+    assert seen["shared_mappings"] == 0, "fenced memory must be private to the process"
 
 
 KERNEL = (
@@ -79,6 +93,7 @@ def read(x_ptr, out_ptr, start, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + tl.arange(0, BLOCK), tl.load(x_ptr + offs), mask=tl.arange(0, BLOCK) < n)
 
 x = fenced.clone(torch.arange(1000, dtype=torch.float32))
+assert fenced.clone(torch.ones(3)).data_ptr() % 16 == 0  # 12 bytes: still 16-byte aligned
 out = torch.zeros(8)
 start, n = int(sys.argv[1]), int(sys.argv[2])
 read[(1,)](x, out, start, n, BLOCK=8)
