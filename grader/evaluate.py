@@ -292,7 +292,7 @@ def evaluate(
     show_hidden: bool,
     fenced: bool = False,
 ) -> Evaluation:
-    """`fenced`: the child ran under the interpreter, where every tensor ends at a page it
+    """`fenced`: the child ran under the interpreter, where every tensor ends next to a page it
     cannot touch (harness/fenced.py), so a SIGSEGV is a load or store out of bounds."""
     messages: list[str] = []
     cases: list[CaseResult] = []
@@ -437,9 +437,10 @@ def evaluate(
             f"The submission's process {how} before finishing "
             f"({len(missing)} of {len(runs)} runs never returned a result)"
             + (
-                ". Under the interpreter every tensor ends at a page the process may not touch, "
-                "so this was a load or store past the end of a tensor (or before its start): "
-                "check the masks of your loads and stores."
+                ". Under the interpreter every tensor your entry is given or makes ends next to "
+                "a page the process may not touch, so this was most likely a load or store past "
+                "the end of a tensor (or before its start): check the masks of your loads and "
+                "stores."
                 if fenced and outcome.signal_name == "SIGSEGV"
                 else ". A SIGSEGV usually means an out-of-bounds load or store: check your masks."
                 if outcome.signal_name in {"SIGSEGV", "SIGBUS", "SIGABRT"}

@@ -1,5 +1,5 @@
 # expect: runtime_error
-# The row is loaded without a mask: with BLOCK = next_power_of_2(n_cols) a vocabulary that is not a power of two pulls the next row's logits into the logsumexp, and the last row reads past the end of the tensor (a SIGSEGV under the interpreter, where every tensor ends at a protected page).
+# The row is loaded without a mask: with BLOCK = next_power_of_2(n_cols) a vocabulary that is not a power of two pulls the next row's logits into the logsumexp, and the last row reads past the end of the tensor (a SIGSEGV under the interpreter, where every tensor ends next to a protected page).
 import torch
 import triton
 import triton.language as tl

@@ -1,5 +1,5 @@
 # expect: runtime_error
-# The store is masked but the loads are not: with BLOCK = next_power_of_2(n_cols) the sum of squares of a non-power-of-two row takes in the next row's values, and the last row reads past the end of the tensor (a SIGSEGV under the interpreter, where every tensor ends at a protected page).
+# The store is masked but the loads are not: with BLOCK = next_power_of_2(n_cols) the sum of squares of a non-power-of-two row takes in the next row's values, and the last row reads past the end of the tensor (a SIGSEGV under the interpreter, where every tensor ends next to a protected page).
 import torch
 import triton
 import triton.language as tl

@@ -1,5 +1,5 @@
 # expect: runtime_error
-# No mask on the load or the store: with BLOCK = next_power_of_2(n_cols) a row that is not a power of two reads (and writes) into the next row, and the last row past the end of the tensor (a SIGSEGV under the interpreter, where every tensor ends at a protected page).
+# No mask on the load or the store: with BLOCK = next_power_of_2(n_cols) a row that is not a power of two reads (and writes) into the next row, and the last row past the end of the tensor (a SIGSEGV under the interpreter, where every tensor ends next to a protected page).
 import torch
 import triton
 import triton.language as tl
