@@ -6,8 +6,11 @@ there, then that it does not from inside.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
+import subprocess
 import sys
 import time
 import uuid
@@ -230,3 +233,28 @@ def test_a_job_without_the_submission_imports_none_of_it(tmp_path: Path) -> None
     said = [f.get("name", f["type"]) for f in frames]
     assert said == ["wait", "ready", "start", "done"], (frames, outcome.output)
     assert not marker.exists()
+
+
+def test_the_process_tree_is_read_from_the_tree_itself() -> None:
+    """The watchdog's view of a child's tree (every 50 ms: memory, kills) comes from the tree's
+    own /proc children files, and finds what a scan of all of /proc finds: processes started
+    by the child, by their children, and from a thread."""
+    script = (
+        "import subprocess, threading, time\n"
+        "subprocess.Popen(['sh', '-c', 'sleep 30 & sleep 30; wait'])\n"
+        "threading.Thread(target=lambda: subprocess.Popen(['sleep', '30'])).start()\n"
+        "time.sleep(30)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        end = time.monotonic() + 10
+        while len(sandbox._tree_by_scan(proc.pid)) < 5 and time.monotonic() < end:
+            time.sleep(0.05)
+        scanned = sorted(sandbox._tree_by_scan(proc.pid))
+        assert len(scanned) == 5, scanned  # python, sh, sleep, sleep, and the thread's sleep
+        assert sorted(sandbox._tree(proc.pid)) == scanned
+    finally:
+        for pid in reversed(sandbox._tree(proc.pid)):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait()
