@@ -62,8 +62,9 @@ class Settings(BaseSettings):
     precheck_threads: int = Field(1, ge=0)
     # A precheck worker keeps one sandboxed child started (Python, torch and Triton imported,
     # waiting for a job) for its next precheck, and starts the next while it grades: the start
-    # is most of a precheck's time. Each submission still gets a fresh process. Costs one idle
-    # process (~300 MB) per precheck worker.
+    # is most of a precheck's time (one worker drained 1.06-1.12 prechecks/s with it, 0.50-0.53
+    # without, on 2 cores). Each submission still gets a fresh process. A busy worker then uses
+    # about two cores, and an idle one keeps a ~300 MB process (docs/PERFORMANCE.md).
     precheck_spare: bool = True
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
