@@ -13,6 +13,7 @@ no CUDA context, until the benchmark has said which configs to replay).
 from __future__ import annotations
 
 import contextlib
+import subprocess
 import threading
 from collections.abc import Callable, Iterator
 from typing import IO
@@ -56,6 +57,7 @@ class Early:
         self._abort = threading.Event()
         self._failed: list[BaseException] = []
         self._outcome: sandbox.RunOutcome | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._thread = threading.Thread(
             target=self._run, args=(spec, limits, sandboxed), name="kgrade-child", daemon=True
         )
@@ -70,9 +72,13 @@ class Early:
                 sandboxed=sandboxed,
                 clock_from=self.published,
                 abort=self._abort,
+                on_start=self._started,
             )
         except BaseException as exc:  # re-raised in the grading's thread by wait()
             self._failed.append(exc)
+
+    def _started(self, proc: subprocess.Popen[bytes]) -> None:
+        self._proc = proc
 
     def publish(self) -> None:
         """Its job file is there: its time limit starts now."""
@@ -93,7 +99,11 @@ class Early:
         self._thread.join()
 
     def alive(self) -> bool:
-        return self._thread.is_alive() and not self._abort.is_set()
+        """Its process is running (or still being started). The thread alone would not say:
+        a child that died before its job leaves the thread waiting on the reader."""
+        if not self._thread.is_alive() or self._abort.is_set():
+            return False
+        return self._proc is None or self._proc.poll() is None
 
 
 @contextlib.contextmanager

@@ -176,11 +176,15 @@ class Spare:
         self.born = time.monotonic()
         sandboxed = not options.unsafe_no_sandbox
         self.root = Path(tempfile.mkdtemp(prefix="kgrade-job-", dir=options.work_dir))
-        self.paths = job.Paths(self.root / "job", self.root / "out", sandboxed)
-        job.prepare(self.paths, None)
-        spec = job.child_spec(self.paths, None, "cpu", child_env("cpu", self.paths))
-        self.reader = early.LateReader()
-        self.child = early.Early(spec, options.limits, self.reader, sandboxed)
+        try:
+            self.paths = job.Paths(self.root / "job", self.root / "out", sandboxed)
+            job.prepare(self.paths, None)
+            spec = job.child_spec(self.paths, None, "cpu", child_env("cpu", self.paths))
+            self.reader = early.LateReader()
+            self.child = early.Early(spec, options.limits, self.reader, sandboxed)
+        except BaseException:
+            shutil.rmtree(self.root, ignore_errors=True)
+            raise
 
     def fits(self, options: GradeOptions) -> bool:
         """Can it grade under `options`: the same sandbox, limits and folder, and still up."""
@@ -366,6 +370,8 @@ def _grade(
             )
     finally:
         later.close()  # a replay child never given its job is killed here
+        if spare is not None:  # exited already, unless something failed before it was given
+            spare.child.kill()  # its job (then it would wait in a deleted folder for ever)
         shutil.rmtree(root, ignore_errors=True)
         if kept is not None:
             job.trim_kept_cache(kept)

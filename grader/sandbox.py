@@ -365,11 +365,13 @@ def run(
     sandboxed: bool = True,
     clock_from: threading.Event | None = None,
     abort: threading.Event | None = None,
+    on_start: Callable[[subprocess.Popen[bytes]], None] | None = None,
 ) -> RunOutcome:
     """Run spec.argv; `read_results` consumes the child's result pipe (fd passed as the
     placeholder `{RESULT_FD}` in argv). Returns when the child and its tree are gone.
     `clock_from`: the wall-clock limit counts from when it is set (the child was started
-    early and waits for its job until then); `abort`: set it to kill the child at once."""
+    early and waits for its job until then; `wall` then counts from there too); `abort`: set
+    it to kill the child at once; `on_start`: called with the process once it is started."""
     r_fd, w_fd = os.pipe()
     argv = [a.replace("{RESULT_FD}", str(w_fd)) for a in spec.argv]
     spec = Spec(argv=argv, env=spec.env, mounts=spec.mounts, gpu=spec.gpu)
@@ -391,6 +393,8 @@ def run(
         preexec_fn=_limiter(limits, cpu_only=not spec.gpu, nproc=nproc),
     )
     os.close(w_fd)
+    if on_start is not None:
+        on_start(proc)
     assert proc.stdout is not None
     drain = threading.Thread(target=_drain, args=(proc.stdout, limits.output_bytes, outcome))
     drain.start()
@@ -430,7 +434,7 @@ def run(
     finally:
         _kill_tree(proc)
         proc.wait()
-    outcome.wall = time.monotonic() - start
+    outcome.wall = time.monotonic() - (clock if clock is not None else start)
     outcome.returncode = proc.returncode
     reader.join(timeout=30)
     drain.join(timeout=30)

@@ -71,10 +71,12 @@ def clone(t: torch.Tensor) -> torch.Tensor:
     return out
 
 
-def regrow(t: torch.Tensor, size: Sequence[int]) -> bool:
+def regrow(t: torch.Tensor, size: Sequence[int], fill: float | int | bool) -> bool:
     """For `t.resize_(size)` where that needs more memory than `t` has (torch cannot resize
-    fenced memory): move `t`, contents kept, to fenced memory that holds the new size, with
-    the contiguous strides resize_ gives. False: it fits already, resize_ itself will do."""
+    fenced memory): move `t`, contents kept and the new elements set to `fill` (the poison),
+    to fenced memory that holds the new size, with the contiguous strides resize_ gives.
+    False: it fits already, resize_ itself will do. Unlike torch, views of the old memory no
+    longer see `t`'s writes."""
     if t.device.type != "cpu":
         return False
     numel = int(math.prod(size))
@@ -83,6 +85,7 @@ def regrow(t: torch.Tensor, size: Sequence[int]) -> bool:
     if needed <= old.nbytes():
         return False
     new = _flat(needed, t.dtype)
+    new[old.nbytes() // t.element_size() :].fill_(fill)
     before = torch.empty(0, dtype=torch.uint8).set_(old, 0, (old.nbytes(),), (1,))
     new.view(torch.uint8)[: old.nbytes()].copy_(before)
     strides = [math.prod(size[i + 1 :]) for i in range(len(size))]

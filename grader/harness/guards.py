@@ -91,13 +91,18 @@ HARMLESS_OPS = ALLOC_OPS | {
 
 def _fresh(out: Any, args: Any, kwargs: Any) -> bool:
     """A CPU tensor in memory of its own: no view of, nor the same tensor as, an argument."""
-    if not isinstance(out, torch.Tensor) or out.device.type != "cpu" or not out.numel():
+    if (
+        not isinstance(out, torch.Tensor)
+        or out.device.type != "cpu"
+        or out.layout != torch.strided  # sparse and the like have no storage of one piece
+        or not out.numel()
+    ):
         return False
     mine = out.untyped_storage().data_ptr()
     return all(
         a.untyped_storage().data_ptr() != mine
         for a in tree_leaves((args, kwargs))
-        if isinstance(a, torch.Tensor)
+        if isinstance(a, torch.Tensor) and a.layout == torch.strided
     )
 
 
@@ -131,7 +136,12 @@ class TorchGuard(TorchDispatchMode):
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         name = func.overloadpacket.__name__
-        if self.fence and name == "resize_" and fenced.regrow(args[0], args[1]):
+        if (
+            self.fence
+            and name == "resize_"
+            and args[0].layout == torch.strided
+            and fenced.regrow(args[0], args[1], _poison_value(args[0], self.poison))
+        ):
             return args[0]
         out = func(*args, **(kwargs or {}))
         # torch.tensor(data) is made outside the dispatcher, then handed over by lift_fresh

@@ -38,8 +38,11 @@ with guard:
     r = torch.arange(7)
     k = torch.tensor([1.0, 2.0, 3.0])
     g = torch.ones(3)
-    g.resize_(1000)  # grows: moved to fenced memory, contents kept
+    g.resize_(1000)  # grows: moved to fenced memory, contents kept, the rest poisoned
+    q = torch.empty(0)
+    q.resize_(5)
     v = e[1:]  # a view: stays in e's memory
+    sp = torch.sparse_coo_tensor([[0]], [1.0], (3,))  # no storage of one piece: not fenced
 plain = guards.TorchGuard(set(), 0.0)
 with plain:
     p = torch.empty(1000)
@@ -60,6 +63,8 @@ print(json.dumps({
     "clone_equal": bool(torch.equal(c, x)),
     "zeros": bool((z == 0).all()),
     "values": [r.tolist(), k.tolist(), g[:3].tolist(), g.shape[0]],
+    "grown_poisoned": [bool((g[3:] == 1e30).all()), bool((q == 1e30).all()), fenced_end(q)],
+    "sparse": sp.layout == torch.sparse_coo,
     "plain_fenced": fenced_end(p),
     "shared_mappings": len(shared),
 }))
@@ -69,7 +74,10 @@ print(json.dumps({
 
 def test_the_guard_flags_poisons_and_fences_without_importing_dynamo() -> None:
     seen = run_interpreted(GUARD)
-    assert seen["forbidden"] == ["torch.ops.aten._softmax"]
+    assert seen["forbidden"] == [  # flagged, not crashed on: sparse has no one-piece storage
+        "torch.ops.aten._softmax",
+        "torch.ops.aten._sparse_coo_tensor_with_dims_and_tensors",
+    ]
     assert seen["poisoned"]
     assert not seen["dynamo"], "the guard's first op imported torch._dynamo"
     assert seen["fenced"] == [True] * 7
@@ -77,6 +85,8 @@ def test_the_guard_flags_poisons_and_fences_without_importing_dynamo() -> None:
     assert seen["strides"] == [[1, 4], [1, 4]]
     assert seen["clone_equal"] and seen["zeros"]
     assert seen["values"] == [list(range(7)), [1.0, 2.0, 3.0], [1.0, 1.0, 1.0], 1000]
+    assert seen["grown_poisoned"] == [True, True, True]
+    assert seen["sparse"]
     assert not seen["plain_fenced"], "fence=False must leave allocation alone"
     assert seen["shared_mappings"] == 0, "fenced memory must be private to the process"
 

@@ -258,3 +258,20 @@ def test_the_process_tree_is_read_from_the_tree_itself() -> None:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         proc.wait()
+
+
+def test_a_child_started_early_is_timed_from_its_job() -> None:
+    """The time-limit message says how long the submission ran, not how long its child had
+    waited for the job (a spare may wait for minutes)."""
+    import threading
+
+    published = threading.Event()
+    threading.Timer(3.0, published.set).start()
+    out = sandbox.run(
+        Spec(argv=["/bin/sh", "-c", "sleep 60"], env={"PATH": "/usr/bin:/bin"}),
+        Limits(wall_seconds=1),
+        lambda fp: fp.read(),
+        clock_from=published,
+    )
+    assert out.timed_out
+    assert 1.0 <= out.wall < 2.0, out.wall

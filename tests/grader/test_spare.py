@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
 import threading
 import time
 
 import pytest
 
-from grader import GradeOptions, Verdict, checkpoints, grade, sandbox
+from grader import GradeOptions, Verdict, checkpoints, grade, job, sandbox
 from grader.pipeline import Spare
 from tests.grader.test_early import _harness_running
 from tests.procs import descendants, harness_pids
@@ -73,3 +74,42 @@ def test_a_spare_that_does_not_fit_is_left_alone_and_discarded_clean() -> None:
     spare.discard()
     assert not spare.child.alive() and not spare.root.exists()
     assert not _harness_running()
+
+
+@pytest.mark.timeout(120)
+def test_a_spare_whose_child_died_no_longer_fits() -> None:
+    """Killed while it waits (the OOM killer, say): the next submission must not be graded in
+    a dead process and blamed for it."""
+    options = GradeOptions(device="cpu")
+    spare = Spare(options)
+    _wait_started(spare)
+    for pid in harness_pids(descendants(os.getpid())):
+        os.kill(pid, signal.SIGKILL)
+    end = time.monotonic() + 5
+    while spare.fits(options) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not spare.fits(options)
+    result = grade(CK.reference_solution.read_text(), CK, options, spare)
+    assert result.verdict is Verdict.CORRECT and not spare.used, result.messages
+    spare.discard()
+
+
+@pytest.mark.timeout(120)
+def test_a_grading_that_fails_before_its_job_kills_the_spare(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    options = GradeOptions(device="cpu")
+    spare = Spare(options)
+    _wait_started(spare)
+
+    def full(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(job, "prepare", full)
+    result = grade(CK.reference_solution.read_text(), CK, options, spare)
+    assert result.verdict is Verdict.INTERNAL_ERROR
+    assert not spare.child.alive() and not spare.root.exists()
+    end = time.monotonic() + 5
+    while _harness_running() and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not _harness_running(), "the spare's child was left waiting in a deleted folder"
