@@ -1,4 +1,4 @@
-"""CPU tensors whose memory ends at an inaccessible page (the Triton interpreter only).
+"""CPU tensors whose memory ends next to an inaccessible page (the Triton interpreter only).
 
 Under `TRITON_INTERPRET=1` a kernel's loads and stores are plain reads and writes of the
 process's memory. One that runs past the end of a tensor from the heap lands in whatever lies

@@ -145,7 +145,8 @@ class TorchGuard(TorchDispatchMode):
             return args[0]
         out = func(*args, **(kwargs or {}))
         # torch.tensor(data) is made outside the dispatcher, then handed over by lift_fresh
-        if self.fence and (_fresh(out, args, kwargs) or name == "lift_fresh"):
+        lifted = name == "lift_fresh" and out.layout == torch.strided
+        if self.fence and (lifted or _fresh(out, args, kwargs)):
             out = fenced.like(out) if name in ALLOC_OPS else fenced.clone(out)
         if name in ALLOC_OPS and isinstance(out, torch.Tensor) and out.numel():
             out.fill_(_poison_value(out, self.poison))
