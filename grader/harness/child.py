@@ -65,14 +65,22 @@ def _phase(out: Any, name: str, since: float) -> float:
     return now
 
 
-def wait_for_job(path: Path) -> dict[str, Any]:
+WAIT_LIMIT = 7200.0  # seconds; a spare retires after one hour (grader.pipeline.Spare)
+
+
+def wait_for_job(path: Path) -> dict[str, Any] | None:
     """The parent starts this process while it still draws the inputs (or, a spare, before its
     grading exists); it publishes job.json whole (a rename) once they are written (and kills
     this process if it cannot). Polls every 5 ms for 2 s, then every 50 ms: a spare may wait
-    for minutes, and its CPU time counts against its limit."""
+    for minutes, and its CPU time counts against its limit. None (give up) when the job
+    folder has been deleted or after WAIT_LIMIT: a parent that is gone without killing this
+    process leaves nothing waiting for ever."""
     waited = time.monotonic()
     while not path.exists():
-        time.sleep(0.005 if time.monotonic() - waited < 2 else 0.05)
+        idle = time.monotonic() - waited
+        if idle > 2 and (os.stat(path.parent).st_nlink == 0 or idle > WAIT_LIMIT):
+            return None
+        time.sleep(0.005 if idle < 2 else 0.05)
     job: dict[str, Any] = json.loads(path.read_text())
     return job
 
@@ -88,6 +96,8 @@ def main() -> int:
         torch.empty(1).add(1)
     waiting = time.monotonic()
     job = wait_for_job(Path(sys.argv[1]))
+    if job is None:
+        return 0
     started += _phase(out, "wait", waiting) - waiting  # "start" leaves the wait out
     submission = job["submission"]
     device = job["device"]

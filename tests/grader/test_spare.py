@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 import signal
 import threading
 import time
@@ -113,3 +114,19 @@ def test_a_grading_that_fails_before_its_job_kills_the_spare(
     while _harness_running() and time.monotonic() < end:
         time.sleep(0.05)
     assert not _harness_running(), "the spare's child was left waiting in a deleted folder"
+
+
+@pytest.mark.timeout(120)
+def test_a_waiting_child_whose_folder_is_gone_exits_by_itself() -> None:
+    """A parent that died without killing its spare leaves nothing waiting for ever: the child
+    gives up once its job folder has been deleted (or after two hours)."""
+    options = GradeOptions(device="cpu")
+    spare = Spare(options)
+    _wait_started(spare)
+    time.sleep(2.5)  # past the first seconds of fast polling
+    shutil.rmtree(spare.root)
+    end = time.monotonic() + 10
+    while _harness_running() and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not _harness_running()
+    spare.discard()
