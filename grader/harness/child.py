@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import sys
 import time
 import traceback
@@ -68,17 +69,28 @@ def _phase(out: Any, name: str, since: float) -> float:
 WAIT_LIMIT = 7200.0  # seconds; a spare retires after one hour (grader.pipeline.Spare)
 
 
-def wait_for_job(path: Path) -> dict[str, Any] | None:
+def _reader_gone(result_fd: int) -> bool:
+    """The parent's end of the result pipe is closed: the parent is gone (a pipe's write end
+    polls POLLERR then)."""
+    p = select.poll()
+    p.register(result_fd, select.POLLOUT)
+    return any(ev & select.POLLERR for _, ev in p.poll(0))
+
+
+def wait_for_job(path: Path, result_fd: int) -> dict[str, Any] | None:
     """The parent starts this process while it still draws the inputs (or, a spare, before its
     grading exists); it publishes job.json whole (a rename) once they are written (and kills
     this process if it cannot). Polls every 5 ms for 2 s, then every 50 ms: a spare may wait
-    for minutes, and its CPU time counts against its limit. None (give up) when the job
-    folder has been deleted or after WAIT_LIMIT: a parent that is gone without killing this
-    process leaves nothing waiting for ever."""
+    for minutes, and its CPU time counts against its limit. None (give up) when the parent's
+    end of the result pipe is closed, the job folder has been deleted, or after WAIT_LIMIT: a
+    parent that is gone without killing this process leaves nothing waiting. (Killed while
+    bubblewrap starts, a parent can leave bubblewrap's inner process orphaned and alive.)"""
     waited = time.monotonic()
     while not path.exists():
         idle = time.monotonic() - waited
-        if idle > 2 and (os.stat(path.parent).st_nlink == 0 or idle > WAIT_LIMIT):
+        if _reader_gone(result_fd) or (
+            idle > 2 and (os.stat(path.parent).st_nlink == 0 or idle > WAIT_LIMIT)
+        ):
             return None
         time.sleep(0.005 if idle < 2 else 0.05)
     job: dict[str, Any] = json.loads(path.read_text())
@@ -95,7 +107,7 @@ def main() -> int:
     with guards.TorchGuard(set(), 0.0):  # first entry imports torch machinery: do it now
         torch.empty(1).add(1)
     waiting = time.monotonic()
-    job = wait_for_job(Path(sys.argv[1]))
+    job = wait_for_job(Path(sys.argv[1]), out.fileno())
     if job is None:
         return 0
     started += _phase(out, "wait", waiting) - waiting  # "start" leaves the wait out

@@ -8,8 +8,11 @@ import dataclasses
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +22,7 @@ from tests.grader.test_early import _harness_running
 from tests.procs import descendants, harness_pids
 
 CK = checkpoints.get("c3a-softmax")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _wait_started(spare: Spare) -> None:
@@ -130,3 +134,38 @@ def test_a_waiting_child_whose_folder_is_gone_exits_by_itself() -> None:
         time.sleep(0.05)
     assert not _harness_running()
     spare.discard()
+
+
+SPARE_IN_A_PROCESS = """
+import sys, time
+sys.path.insert(0, ".")
+from grader import GradeOptions
+from grader.pipeline import Spare
+spare = Spare(GradeOptions(device="cpu", unsafe_no_sandbox=True))
+print("started", flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_a_waiting_child_whose_parent_died_exits_by_itself() -> None:
+    """Without bubblewrap's --die-with-parent (here: no sandbox; with one, bubblewrap's inner
+    process can outlive a parent killed while it starts), the child still notices that its
+    parent has gone, by the result pipe's closed reading end, and exits."""
+    parent = subprocess.Popen(
+        [sys.executable, "-c", SPARE_IN_A_PROCESS], cwd=ROOT, stdout=subprocess.PIPE
+    )
+    assert parent.stdout is not None and parent.stdout.readline().strip() == b"started"
+    end = time.monotonic() + 30
+    while not harness_pids(descendants(parent.pid)) and time.monotonic() < end:
+        time.sleep(0.05)
+    (child,) = harness_pids(descendants(parent.pid))
+    time.sleep(3)  # it has started and waits for its job
+    parent.kill()
+    parent.wait()
+    end = time.monotonic() + 10
+    while os.path.exists(f"/proc/{child}") and time.monotonic() < end:
+        time.sleep(0.05)
+    if os.path.exists(f"/proc/{child}"):  # a zombie would be reaped by init, not us
+        state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        assert state == "Z", "the orphaned child is still waiting for its job"
