@@ -34,8 +34,11 @@ ref = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ref)
 
 FULL = "--full" in sys.argv  # the whole (BLOCK, ROWS, warps, stages) grid, as on 2026-11-30
-SHAPES = [((4096, 128256), torch.bfloat16), ((8192, 32000), torch.bfloat16),
-          ((4096, 32000), torch.float32)]
+SHAPES = [
+    ((4096, 128256), torch.bfloat16),
+    ((8192, 32000), torch.bfloat16),
+    ((4096, 32000), torch.float32),
+]
 
 
 def split_runner(x: torch.Tensor, t: torch.Tensor, block: int, split: int, warps: int):
@@ -48,10 +51,12 @@ def split_runner(x: torch.Tensor, t: torch.Tensor, block: int, split: int, warps
     out = torch.empty((), dtype=torch.float32, device=x.device)
 
     def call() -> None:
-        ref._half_row_kernel[(n_rows, split)](x, t, m, s, xt, n_cols, x.stride(0), span,
-                                              SPLIT=split, BLOCK=block, num_warps=warps)
-        ref._combine_mean_kernel[(1,)](m, s, xt, out, n_rows, SPLIT=split, RB=1024 // split,
-                                       num_warps=4)
+        ref._half_row_kernel[(n_rows, split)](
+            x, t, m, s, xt, n_cols, x.stride(0), span, SPLIT=split, BLOCK=block, num_warps=warps
+        )
+        ref._combine_mean_kernel[(1,)](
+            m, s, xt, out, n_rows, SPLIT=split, RB=1024 // split, num_warps=4
+        )
 
     return call, out
 
@@ -63,8 +68,18 @@ def runner(x: torch.Tensor, t: torch.Tensor, block: int, rows: int, warps: int, 
     grid = (triton.cdiv(n_rows, rows),)
 
     def call() -> None:
-        ref._row_loss_kernel[grid](x, t, losses, n_rows, n_cols, x.stride(0), ROWS=rows,
-                                   BLOCK=block, num_warps=warps, num_stages=stages)
+        ref._row_loss_kernel[grid](
+            x,
+            t,
+            losses,
+            n_rows,
+            n_cols,
+            x.stride(0),
+            ROWS=rows,
+            BLOCK=block,
+            num_warps=warps,
+            num_stages=stages,
+        )
         ref._mean_kernel[(1,)](losses, out, n_rows, BLOCK=1024, num_warps=4)
 
     return call, out
@@ -99,38 +114,60 @@ def main() -> None:
         current = (*ref._launch_params(shape[1], x.element_size()), None)
         current = (current[0], current[1], current[2], 3)
         if first:
-            configs = [
-                (b, r, w, s)
-                for b, r, w, s in itertools.product((2048, 4096, 8192), (1, 2),
-                                                    (4, 8, 16), (1, 2, 3, 4))
-                if b * r <= 8192
-            ] if FULL else [current]
+            configs = (
+                [
+                    (b, r, w, s)
+                    for b, r, w, s in itertools.product(
+                        (2048, 4096, 8192), (1, 2), (4, 8, 16), (1, 2, 3, 4)
+                    )
+                    if b * r <= 8192
+                ]
+                if FULL
+                else [current]
+            )
         else:
             configs = list(dict.fromkeys([current, *top]))
         rows_out = {}
-        splits = [("split", b, sp, w) for b in (2048, 4096, 8192) for sp in (1, 2, 4, 8)
-                  for w in (4, 8)]
+        splits = [
+            ("split", b, sp, w) for b in (2048, 4096, 8192) for sp in (1, 2, 4, 8) for w in (4, 8)
+        ]
         for cfg in [*configs, *splits]:
             us = time_config(x, t, want, cfg)
             if us is None:
                 continue
             gbps = nbytes / us / 1e3
-            rows_out[str(cfg)] = {"us": round(us, 2), "gbps": round(gbps, 1),
-                                  "pct_copy": round(100 * gbps / copy_gbps, 1)}
-            what = ("split block split warps", cfg[1:]) if cfg[0] == "split" else (
-                "block rows warps stages", cfg)
-            print(shape, str(dtype)[6:], *what, f"{us:.1f} us", f"{gbps:.0f} GB/s",
-                  f"{100 * gbps / copy_gbps:.1f} % of copy", "(current)" if cfg == current else "")
+            rows_out[str(cfg)] = {
+                "us": round(us, 2),
+                "gbps": round(gbps, 1),
+                "pct_copy": round(100 * gbps / copy_gbps, 1),
+            }
+            what = (
+                ("split block split warps", cfg[1:])
+                if cfg[0] == "split"
+                else ("block rows warps stages", cfg)
+            )
+            print(
+                shape,
+                str(dtype)[6:],
+                *what,
+                f"{us:.1f} us",
+                f"{gbps:.0f} GB/s",
+                f"{100 * gbps / copy_gbps:.1f} % of copy",
+                "(current)" if cfg == current else "",
+            )
         if first:  # the grid's three best, timed on the other shapes
-            grid = sorted((kv for kv in rows_out.items() if "split" not in kv[0]),
-                          key=lambda kv: kv[1]["us"])
+            grid = sorted(
+                (kv for kv in rows_out.items() if "split" not in kv[0]), key=lambda kv: kv[1]["us"]
+            )
             top = [tuple(int(v) for v in k.strip("()").split(", ")) for k, _ in grid[:3]]
         first = False
         results[(shape, dtype)] = rows_out
         best = min(rows_out.items(), key=lambda kv: kv[1]["us"])
         print("BEST", shape, str(dtype)[6:], best, "current", rows_out.get(str(current)))
-        record["shapes"][f"{shape} {str(dtype)[6:]}"] = {"current": str(current),
-                                                        "configs": rows_out}
+        record["shapes"][f"{shape} {str(dtype)[6:]}"] = {
+            "current": str(current),
+            "configs": rows_out,
+        }
         del x, t
         torch.cuda.empty_cache()
     if len(sys.argv) > 1 and not sys.argv[1].startswith("--"):

@@ -246,9 +246,7 @@ def core_halves() -> list[str]:
         groups.add(tuple(_cpus(f.read_text())) if f.exists() else (cpu,))
     ordered = sorted(groups)
     half = len(ordered) // 2
-    return [
-        ",".join(str(c) for g in part for c in g) for part in (ordered[:half], ordered[half:])
-    ]
+    return [",".join(str(c) for g in part for c in g) for part in (ordered[:half], ordered[half:])]
 
 
 def main() -> None:

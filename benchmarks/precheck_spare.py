@@ -11,7 +11,6 @@ Writes benchmarks/results/DATE-cpu-precheck-spare.{txt,json}.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -21,7 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._common import DATE, RESULTS, machine  # noqa: E402
+from benchmarks._common import DATE, machine, write  # noqa: E402
 from grader import GradeOptions, checkpoints, grade  # noqa: E402
 from grader.pipeline import Spare  # noqa: E402
 
@@ -86,11 +85,7 @@ def main() -> None:
         )
     text = "\n".join(lines)
     print(text)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{DATE}-cpu-precheck-spare.txt").write_text(text + "\n")
-    (RESULTS / f"{DATE}-cpu-precheck-spare.json").write_text(
-        json.dumps({"machine": machine(), "summary": summary, "raw": seen}, indent=1)
-    )
+    write("precheck-spare", {"machine": machine(), "summary": summary, "raw": seen}, text)
 
 
 if __name__ == "__main__":

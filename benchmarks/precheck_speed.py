@@ -8,7 +8,7 @@ revisions checked out side by side, interleaved round by round.
 Each revision runs from a `git worktree` of its own with this checkout's virtualenv; the
 working tree itself is the last one ("HEAD+work") unless --no-work. Reports the grading's own
 `total` stage and its parts (inputs, sandbox, the child's wait and start), medians over the
-rounds, in benchmarks/results/NAME.{txt,json} (default DATE-cpu-precheck-speed).
+rounds, in benchmarks/results/DATE-cpu-NAME.{txt,json} (NAME: precheck-speed).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._common import DATE, RESULTS, machine  # noqa: E402
+from benchmarks._common import DATE, machine, write  # noqa: E402
 
 SOURCES = [
     ("c3a-softmax", "c3a_softmax/reference.py"),
@@ -55,7 +55,7 @@ def main() -> None:
     ap.add_argument("--rev", action="append", default=[], help="a baseline revision (repeat)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--no-work", action="store_true", help="leave the working tree out")
-    ap.add_argument("--name", default=f"{DATE}-cpu-precheck-speed", help="results file name")
+    ap.add_argument("--name", default="precheck-speed", help="results: DATE-cpu-NAME.*")
     args = ap.parse_args()
     trees: dict[str, Path] = {}
     tmp = Path(tempfile.mkdtemp(prefix="kgrade-precheck-speed-"))
@@ -100,11 +100,7 @@ def main() -> None:
             )
     text = "\n".join(lines)
     print(text)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{args.name}.txt").write_text(text + "\n")
-    (RESULTS / f"{args.name}.json").write_text(
-        json.dumps({"machine": machine(), "medians": medians, "raw": seen}, indent=1)
-    )
+    write(args.name, {"machine": machine(), "medians": medians, "raw": seen}, text)
 
 
 if __name__ == "__main__":

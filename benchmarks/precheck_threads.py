@@ -23,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._common import DATE, RESULTS, machine  # noqa: E402
+from benchmarks._common import DATE, machine, write  # noqa: E402
 
 SOURCES = [
     ("c3a-vector-add", "c3a_vector_add/solutions/wrong/calls_pytorch.py"),
@@ -91,11 +91,7 @@ def main() -> None:
         )
     text = "\n".join(lines)
     print(text)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{DATE}-cpu-precheck-threads.txt").write_text(text + "\n")
-    (RESULTS / f"{DATE}-cpu-precheck-threads.json").write_text(
-        json.dumps({"machine": machine(), "summary": summary, "raw": seen}, indent=1)
-    )
+    write("precheck-threads", {"machine": machine(), "summary": summary, "raw": seen}, text)
 
 
 if __name__ == "__main__":

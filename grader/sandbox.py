@@ -304,10 +304,14 @@ def _tree(root: int) -> list[int]:
                     continue
                 except FileNotFoundError:
                     if os.path.exists(f"/proc/{pid}/task/{tid}"):
-                        raise NotImplementedError from None  # no children files here
+                        raise _NoChildrenFiles from None
         return found
-    except NotImplementedError:
+    except _NoChildrenFiles:
         return _tree_by_scan(root)
+
+
+class _NoChildrenFiles(Exception):
+    """This kernel has no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN off)."""
 
 
 def _tree_by_scan(root: int) -> list[int]:
