@@ -77,7 +77,10 @@ def _submit(client: TestClient, headers: dict[str, str], path: Path) -> int:
     return int(r.json()["id"])
 
 
-def test_a_worker_grades_right_and_wrong_submissions(client, make_user, start_worker) -> None:  # type: ignore[no-untyped-def]
+def test_a_worker_grades_right_and_wrong_submissions(
+    client, make_user, start_worker, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("KGRADE_PRECHECK_SPARE", "true")
     start_worker()
     ann = make_user("ann")
     good = _submit(client, ann, SOFTMAX / "reference.py")
