@@ -10,7 +10,9 @@ one GPU worker, then again with two. Writes OUT/scaleout.json and prints a summa
 
 Nsight is off (KGRADE_GPU_PROFILE=false) so that both runs fit one device call; the per-stage
 cost of Nsight is in the GPU records. `--also-nice0` runs the two-GPU batch once more with the
-precheck workers restarted at niceness 0 (what KGRADE_PRECHECK_NICE changes). The host's CPU
+precheck workers restarted at niceness 0 (what KGRADE_PRECHECK_NICE changes); `--also-threads0`
+with torch's threads on every core in each precheck (KGRADE_PRECHECK_THREADS=0); `--also-spare`
+with a spare sandboxed child per precheck worker (KGRADE_PRECHECK_SPARE=true). The host's CPU
 use (from /proc/stat, once a second) is recorded for each run.
 """
 
@@ -159,6 +161,8 @@ def rows(db: Path, ids: list[int]) -> list[dict[str, Any]]:
                 "gpu_uuid": (result.get("versions") or {}).get("gpu_uuid"),
                 "stages": result.get("stages"),
                 "geomean": (bench.get("geomean") or {}).get("torch"),
+                # an internal error's messages say why (the spare's open question)
+                "messages": result.get("messages") if r["verdict"] == "internal_error" else None,
             }
         )
     return out
@@ -267,6 +271,11 @@ def main() -> None:
         help="then two GPUs again, prechecks with torch's threads on every core",
     )
     ap.add_argument(
+        "--also-spare",
+        action="store_true",
+        help="then two GPUs again, each precheck worker with a spare child (KGRADE_PRECHECK_SPARE)",
+    )
+    ap.add_argument(
         "--also-pinned",
         action="store_true",
         help="then two GPUs again, each GPU worker on half of the physical cores (taskset)",
@@ -361,6 +370,7 @@ def main() -> None:
         variants = [
             ("two_gpus_nice0", "prechecks at niceness 0", {"KGRADE_PRECHECK_NICE": "0"}),
             ("two_gpus_threads0", "prechecks on every core", {"KGRADE_PRECHECK_THREADS": "0"}),
+            ("two_gpus_spare", "prechecks with a spare child", {"KGRADE_PRECHECK_SPARE": "true"}),
         ]
         for key, what, env in variants:
             if not getattr(args, "also_" + key.removeprefix("two_gpus_")):

@@ -80,7 +80,8 @@ def _rows(dsn: str) -> list[tuple[Any, ...]]:
     with psycopg.connect(dsn) as conn:
         return conn.execute(
             "SELECT id, status, verdict, attempts, created_at, finished_at, "
-            "substring(source from '# marker ([0-9a-f]+)') FROM submissions"
+            "substring(source from '# marker ([0-9a-f]+)'), "
+            "CASE WHEN verdict <> 'correct' THEN result END FROM submissions"
         ).fetchall()
 
 
@@ -184,7 +185,14 @@ def run_burst(
         f.read_text(errors="replace").count("not claimable") for f in tmp.glob("worker-*.log")
     )
     lat = [p["latency"] * 1000 for p in posts]
-    clean = not (lost or duplicates or stored_refused or timed_out or len(accepted) < len(posts))
+    # every submission is the reference: any other verdict is the service's fault, kept with why
+    unexpected = [
+        {"id": r[0], "verdict": r[2], "messages": (r[7] or {}).get("messages")}  # psycopg: dict
+        for r in done
+        if r[2] != "correct"
+    ]
+    short = len(accepted) < len(posts)
+    clean = not (lost or duplicates or stored_refused or timed_out or unexpected or short)
     if clean:
         shutil.rmtree(tmp, ignore_errors=True)
     return {
@@ -206,6 +214,7 @@ def run_burst(
         "stored_though_refused": stored_refused,
         "timed_out": timed_out,
         "verdicts": dict(Counter(str(r[2]) for r in done)),
+        "unexpected": unexpected,
         "attempts": dict(Counter(int(r[3]) for r in done)),
         "redundant_messages": redundant,
         "time_to_accept_s": round(accept_s, 2),
