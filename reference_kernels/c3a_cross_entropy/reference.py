@@ -24,15 +24,13 @@ import torch
 import triton
 import triton.language as tl
 
-LOG2E: tl.constexpr = 1.4426950408889634
-
-
 @triton.jit
 def _online_step(x, m, s):
     """One chunk (ROWS x BLOCK float32) into the running (max per row, sum per lane)."""
     m_new = tl.maximum(m, tl.max(x, axis=1))
-    ml = tl.where(m_new == -float("inf"), 0.0, m_new) * LOG2E  # rows of -inf: no NaN
-    s = s * tl.math.exp2(m * LOG2E - ml)[:, None] + tl.math.exp2(x * LOG2E - ml[:, None])
+    log2e = 1.4426950408889634
+    ml = tl.where(m_new == -float("inf"), 0.0, m_new) * log2e  # rows of -inf: no NaN
+    s = s * tl.math.exp2(m * log2e - ml)[:, None] + tl.math.exp2(x * log2e - ml[:, None])
     return m_new, s
 
 

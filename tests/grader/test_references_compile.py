@@ -1,0 +1,99 @@
+"""Every reference kernel compiles with Triton's real compiler (to PTX and, through the ptxas
+that ships with Triton, to a cubin) for each of its checkpoint's target GPUs, here, without a
+GPU. The CPU tests run kernels under the interpreter, which accepts code the compiler refuses:
+a cross-entropy reference that read a module-level float from inside a kernel passed every CPU
+test and failed to compile on the H200 (2026-11-30).
+
+Each kernel is compiled with the constexprs and warps its entry's `_launch_params` choose for
+long and short rows, and with argument types the checkpoints use."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from grader import checkpoints, gpus
+from tests.conftest import ROOT
+
+SCRIPT = r"""
+import importlib.util, json, sys
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+def load(cid):
+    path = f"reference_kernels/{cid}/reference.py"
+    spec = importlib.util.spec_from_file_location(cid, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+ce, sm, rms, add = (load(c) for c in
+                    ("c3a_cross_entropy", "c3a_softmax", "c3a_rmsnorm", "c3a_vector_add"))
+CE = dict(x_ptr="*bf16", t_ptr="*i64", loss_ptr="*fp32", n_rows="i32", n_cols="i32",
+          x_stride="i32", ROWS="constexpr", BLOCK="constexpr")
+SM = dict(x_ptr="*fp32", y_ptr="*fp32", n_rows="i32", n_cols="i32", x_stride="i32",
+          y_stride="i32", ROWS="constexpr", BLOCK="constexpr")
+RMS = dict(x_ptr="*bf16", w_ptr="*bf16", y_ptr="*bf16", n_rows="i32", n_cols="i32",
+           x_stride="i32", y_stride="i32", eps="fp32", ROWS="constexpr", BLOCK="constexpr",
+           ONE_PASS="constexpr")
+jobs = []  # (name, kernel, signature, constexprs, num_warps)
+for n_cols, size in ((128256, 2), (32000, 4), (3001, 2), (33, 4)):  # long rows, short rows
+    block, rows, warps = ce._launch_params(n_cols, size)
+    dtype = "*bf16" if size == 2 else "*fp32"
+    jobs.append((f"ce rows {n_cols}", ce._row_loss_kernel, {**CE, "x_ptr": dtype},
+                 {"ROWS": rows, "BLOCK": block}, warps))
+jobs.append(("ce mean", ce._mean_kernel, dict(loss_ptr="*fp32", out_ptr="*fp32", n="i32",
+             BLOCK="constexpr"), {"BLOCK": 1024}, 4))
+for n_cols in (8192, 600):
+    block, rows, warps = sm._launch_params(n_cols)
+    jobs.append((f"softmax {n_cols}", sm._softmax_kernel, SM, {"ROWS": rows, "BLOCK": block},
+                 warps))
+for n_cols in (4096, 65536, 700):
+    block, rows, warps, one = rms._launch_params(n_cols)
+    jobs.append((f"rmsnorm {n_cols}", rms._rmsnorm_kernel, RMS,
+                 {"ROWS": rows, "BLOCK": block, "ONE_PASS": one}, warps))
+jobs.append(("vector add", add._add_kernel, dict(x_ptr="*fp32", y_ptr="*fp32",
+             out_ptr="*fp32", n="i32", BLOCK="constexpr"), {"BLOCK": 1024}, 4))
+
+out = {}
+for cap in json.loads(sys.argv[1]):
+    for name, fn, sig, const, warps in jobs:
+        src = ASTSource(fn=fn, signature=sig, constexprs=const)
+        try:
+            k = triton.compile(src, target=GPUTarget("cuda", cap, 32),
+                               options={"num_warps": warps})
+            out[f"sm_{cap} {name}"] = "ok" if k.asm.get("cubin") else "no cubin"
+        except Exception as exc:
+            out[f"sm_{cap} {name}"] = f"{type(exc).__name__}: {str(exc)[-600:]}"
+print(json.dumps(out))
+"""
+
+
+def test_every_reference_kernel_compiles_for_each_target_gpu() -> None:
+    caps = sorted(
+        {
+            int(model.sm.removeprefix("sm_"))
+            for cp in checkpoints.builtins().values()
+            for model in gpus.TABLE
+            if model.id in cp.definition.target_gpus
+        }
+    )
+    assert caps == [90, 120]  # the course's RTX 5090 and our H200
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT, json.dumps(caps)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert len(results) == 2 * 11, results
+    failed = {k: v for k, v in results.items() if v != "ok"}
+    assert not failed, failed
