@@ -24,6 +24,7 @@ import torch
 import triton
 import triton.language as tl
 
+
 @triton.jit
 def _online_step(x, m, s):
     """One chunk (ROWS x BLOCK float32) into the running (max per row, sum per lane)."""
