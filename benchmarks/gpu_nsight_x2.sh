@@ -1,7 +1,7 @@
 #!/bin/bash
 # On a 2-GPU device machine, one call of about 6 minutes (results under $OUT), cold caches:
-#   GPU 0: the cross-entropy sweep (ce_sweep.py: the current launch parameters and the
-#          split-row candidates), then the pruned lab file graded with Nsight twice and once
+#   GPU 0: the cross-entropy sweep (ce_sweep.py: the reference as shipped and its row kernel
+#          over a grid of launch parameters), then the pruned lab file graded with Nsight twice and once
 #          without it (gpu_record.py nsight; on 2026-11-30 this ran the reverted child-under-ncu
 #          design);
 #   GPU 1: the GPU tests' references at level 3 (pytest -m gpu -k level_3).
