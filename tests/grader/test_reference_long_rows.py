@@ -18,7 +18,7 @@ g = torch.Generator().manual_seed(0)
 errors = {}
 for dtype in (torch.float32, torch.float16, torch.bfloat16):
     for n_cols in (3 * 2048, 3 * 2048 + 1):
-        block = ref._launch_params(n_cols, 2)[0]
+        block = ref._launch_params(n_cols)[0]
         assert n_cols // block == 3, block  # three whole chunks, then a tail or none
         x = torch.randn(3, n_cols, generator=g) * 4
         # one column dominates each row's logsumexp, so a chunk left out shows: the first

@@ -40,9 +40,10 @@ RMS = dict(x_ptr="*bf16", w_ptr="*bf16", y_ptr="*bf16", n_rows="i32", n_cols="i3
            x_stride="i32", y_stride="i32", eps="fp32", ROWS="constexpr", BLOCK="constexpr",
            ONE_PASS="constexpr")
 jobs = []  # (name, kernel, signature, constexprs, num_warps)
-for n_cols, size in ((128256, 2), (32000, 4), (3001, 2), (33, 4)):  # long rows, short rows
-    block, rows, warps = ce._launch_params(n_cols, size)
-    dtype = "*bf16" if size == 2 else "*fp32"
+# long rows, short rows, a vocabulary of 1 (BLOCK=1); every logits dtype
+for n_cols, dtype in ((128256, "*bf16"), (32000, "*fp32"), (3001, "*fp16"), (33, "*fp32"),
+                      (1, "*bf16")):
+    block, rows, warps = ce._launch_params(n_cols)
     jobs.append((f"ce rows {n_cols}", ce._row_loss_kernel, {**CE, "x_ptr": dtype},
                  {"ROWS": rows, "BLOCK": block}, warps))
 jobs.append(("ce mean", ce._mean_kernel, dict(loss_ptr="*fp32", out_ptr="*fp32", n="i32",
@@ -94,6 +95,6 @@ def test_every_reference_kernel_compiles_for_each_target_gpu() -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     results = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert len(results) == 2 * 11, results
+    assert len(results) == 2 * 12, results
     failed = {k: v for k, v in results.items() if v != "ok"}
     assert not failed, failed
