@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,50 @@ from grader.harness import wire
 HARNESS_DIR = Path(__file__).resolve().parent / "harness"
 JOB_FILE = "job.json"
 PROFILE_JOB_FILE = "profile.json"  # the Nsight replay's
+
+
+JOB_PREFIX = "kgrade-job-"
+
+
+def new_root(work_dir: Path | None) -> Path:
+    """A fresh folder for one grading's job, named after this process (kgrade-job-PID-…).
+    First the folders of processes that are gone are removed: a worker killed mid-grading
+    (SIGKILL, out of memory) cleans nothing up, and a GPU grading's inputs take gigabytes."""
+    sweep_orphans(work_dir)
+    return Path(tempfile.mkdtemp(prefix=f"{JOB_PREFIX}{os.getpid()}-", dir=work_dir))
+
+
+def sweep_orphans(work_dir: Path | None) -> list[Path]:
+    """Remove the job folders, ours by uid, whose process no longer exists; returns them."""
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(work_dir or tempfile.gettempdir()))
+    except OSError:
+        return removed
+    for entry in entries:
+        pid, sep, _ = entry.name.removeprefix(JOB_PREFIX).partition("-")
+        # names without a pid (before 2026-11-30) or not ours: left alone
+        if not entry.name.startswith(JOB_PREFIX) or not sep or not pid.isdigit():
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False) or entry.stat().st_uid != os.geteuid():
+                continue
+        except OSError:
+            continue
+        if not _alive(int(pid)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(Path(entry.path))
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: alive
+        return True
+    return True
 
 
 @dataclass(frozen=True)

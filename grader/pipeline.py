@@ -13,9 +13,7 @@ import os
 import platform
 import secrets
 import shutil
-import tempfile
 import time
-from pathlib import Path
 
 import torch
 
@@ -175,7 +173,7 @@ class Spare:
         self.used = False
         self.born = time.monotonic()
         sandboxed = not options.unsafe_no_sandbox
-        self.root = Path(tempfile.mkdtemp(prefix="kgrade-job-", dir=options.work_dir))
+        self.root = job.new_root(options.work_dir)
         try:
             self.paths = job.Paths(self.root / "job", self.root / "out", sandboxed)
             job.prepare(self.paths, None)
@@ -269,7 +267,7 @@ def _grade(
         spare.used = True
         root, paths = spare.root, spare.paths
     else:
-        root = Path(tempfile.mkdtemp(prefix="kgrade-job-", dir=options.work_dir))
+        root = job.new_root(options.work_dir)
         paths = job.Paths(root / "job", root / "out", sandboxed, kept)
 
     def spec_for(at: job.Paths, prefix: list[str], mounts: list[sandbox.Mount]) -> sandbox.Spec:
