@@ -47,7 +47,9 @@ def new_root(work_dir: Path | None) -> Path:
 
 
 def sweep_orphans(work_dir: Path | None) -> list[Path]:
-    """Remove the job folders, ours by uid, whose process no longer exists; returns them."""
+    """Remove the job folders, ours by uid, whose process no longer exists; returns them. A pid
+    means something only in its own pid namespace: containers must not share a work_dir (each
+    has its own /tmp by default)."""
     removed: list[Path] = []
     try:
         entries = list(os.scandir(work_dir or tempfile.gettempdir()))
