@@ -10,12 +10,10 @@ long and short rows, and with argument types the checkpoints use."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 from grader import checkpoints, gpus
 from tests.conftest import ROOT
+from tests.grader.interpreted import run_script
 
 SCRIPT = r"""
 import importlib.util, json, sys
@@ -83,18 +81,7 @@ def test_every_reference_kernel_compiles_for_each_target_gpu() -> None:
         }
     )
     assert caps == [90, 120]  # the course's RTX 5090 and our H200
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps(caps)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    results = run_script(SCRIPT, json.dumps(caps), interpret=False, timeout=600, cwd=ROOT)
     assert len(results) == 2 * 12, results
     failed = {k: v for k, v in results.items() if v != "ok"}
     assert not failed, failed
