@@ -1,86 +1,56 @@
-"""Static checks on a submission's source, run in the trusted parent before anything executes.
+"""The static check: in the trusted parent, before anything runs, every line of a submission is
+held to the allowlist in `allowlist.py`. What is not on it is refused as `forbidden`, with the
+line, the construct and what to write instead.
 
-They answer fast and in plain words: a syntax error, a missing entry function, no
-`@triton.jit` kernel, an import outside the allowlist, a builtin that escapes static reading
-(eval, exec, __import__, …) or a reach into torch's private or compiler machinery. The sandbox
-is the boundary; these checks keep honest mistakes cheap and the harness's instrumentation
-out of reach.
+Host code (module level, plain functions, lambdas) may use the allowed modules' listed
+attributes, the listed attributes of any other object (tensor metadata, views, allocation,
+container methods), the listed builtins and the names the file itself defines. Module names are
+only ever the base of an attribute (`torch.empty`), never values that could be passed around.
+No dunder or private name, no attribute assignment, no class, no hook keyword.
+
+Kernel bodies (`@triton.jit`, or `triton.jit(fn)`) may use triton.language, the builtins
+Triton's compiler knows, their own locals, other kernels of the file and module-level
+constants: under the interpreter a kernel body runs as Python, and this keeps host Python out
+of it.
+
+`check()` also returns the source the sandbox runs: the `if __name__ == "__main__":` block,
+which the grader never executes, blanked out (its lines kept, so line numbers still match).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
-ALLOWED_IMPORTS = {
+from grader import allowlist as al
+
+DUNDER_TEXT = re.compile(r"__\w+__")
+MODULES = {
     "torch",
+    "torch.cuda",
     "triton",
+    "triton.language",
+    "triton.language.math",
+    "triton.language.extra",
+    "triton.language.extra.cuda",
+    "triton.language.extra.libdevice",
+    "triton.language.extra.cuda.libdevice",
     "math",
     "typing",
     "functools",
     "itertools",
-    "dataclasses",
-    "__future__",
-    "time",
-    "operator",
-    "enum",
-    "collections",
 }
-BANNED_BUILTINS = {
-    "eval",
-    "exec",
-    "compile",
-    "__import__",
-    "open",
-    "globals",
-    "locals",
-    "vars",
-    "setattr",
-    "delattr",
-    "breakpoint",
-    "input",
-    "memoryview",
-}
-# Attribute names that only serve to reach behind the interpreter's back.
-BANNED_DUNDERS = {
-    "__dict__",
-    "__class__",
-    "__subclasses__",
-    "__globals__",
-    "__builtins__",
-    "__code__",
-    "__closure__",
-    "__bases__",
-    "__mro__",
-    "__getattribute__",
-    "__reduce__",
-    "__reduce_ex__",
-    "__loader__",
-    "__spec__",
-    "__self__",
-    "__func__",
-    "__wrapped__",
-    "__torch_dispatch__",
-    "__torch_function__",
-}
-# torch sub-APIs that compile or register code (a way to get kernels written by someone else).
-BANNED_TORCH = {
-    "compile",
-    "_dynamo",
-    "_inductor",
-    "jit",
-    "library",
-    "utils",
-    "cuda.jiterator",
-    "_C",
-    "_ops",
-    "_prims",
-    "_refs",
-    "_decomp",
-    "fx",
-    "export",
-    "overrides",
-}
+CONSTANT_NODES = (
+    ast.Constant,
+    ast.UnaryOp,
+    ast.BinOp,
+    ast.Tuple,
+    ast.Load,
+    ast.operator,
+    ast.unaryop,
+)
+COMPUTE_HINT = "compute in a Triton kernel; host code may allocate, read metadata and make views"
 
 
 @dataclass
@@ -88,125 +58,525 @@ class StaticReport:
     syntax_error: str | None = None
     forbidden: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # wrong shape of submission (no entry…)
+    runnable: str = ""  # the source the sandbox runs: the main block blanked
 
     @property
     def ok(self) -> bool:
         return self.syntax_error is None and not self.forbidden and not self.problems
 
 
-def _dotted(node: ast.AST) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
-
-
-def _is_main_guard(node: ast.If) -> bool:
-    test = node.test
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+def _is_main_guard(node: ast.stmt) -> bool:
+    """Exactly `if __name__ == "__main__":` (either order), with no else."""
+    if not isinstance(node, ast.If) or node.orelse or not isinstance(node.test, ast.Compare):
+        return False
+    t = node.test
+    if len(t.ops) != 1 or not isinstance(t.ops[0], ast.Eq):
+        return False
+    sides = [t.left, t.comparators[0]]
+    return any(isinstance(s, ast.Name) and s.id == "__name__" for s in sides) and any(
+        isinstance(s, ast.Constant) and s.value == "__main__" for s in sides
     )
 
 
-def _decorator_is_triton_jit(dec: ast.expr) -> bool:
-    target = dec.func if isinstance(dec, ast.Call) else dec
-    name = _dotted(target) or ""
-    return name.endswith("jit") and ("triton" in name or name == "jit")
+def _blank(source: str, blocks: list[ast.stmt]) -> str:
+    lines = source.splitlines(keepends=True)
+    for node in blocks:
+        end = node.end_lineno or node.lineno
+        for i in range(node.lineno - 1, end):
+            lines[i] = "\n"
+        lines[node.lineno - 1] = "pass  # the main block: never run by the grader\n"
+    return "".join(lines)
 
 
-def check(source: str, entry: str) -> StaticReport:
+def _targets(node: ast.AST) -> set[str]:
+    """Names a target expression binds."""
+    return {
+        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+
+
+def _own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
+    """Every node of a body that belongs to its own scope (not nested functions' or lambdas'
+    or comprehensions' insides)."""
+    out: list[ast.AST] = []
+    todo: list[ast.AST] = list(body)
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue  # their decorators/defaults are looked at by the visitor, in this scope
+        if isinstance(n, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _bound(body: list[ast.stmt], args: ast.arguments | None) -> tuple[set[str], set[str]]:
+    """(names bound in this scope, names it declares global)."""
+    names: set[str] = set()
+    glob: set[str] = set()
+    if args is not None:
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if a is not None:
+                names.add(a.arg)
+    for n in _own_nodes(body):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del):
+            names.add(n.id)
+        elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(n.name)
+        elif isinstance(n, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in n.names}
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            names.add(n.name)
+        elif isinstance(n, ast.Global | ast.Nonlocal):
+            glob |= set(n.names) if isinstance(n, ast.Global) else set()
+            names |= set(n.names) if isinstance(n, ast.Nonlocal) else set()
+        elif isinstance(n, ast.MatchAs | ast.MatchStar) and n.name:
+            names.add(n.name)
+    for n in ast.walk(ast.Module(body=body, type_ignores=[])):  # walrus in comprehensions
+        if isinstance(n, ast.NamedExpr):
+            names.add(n.target.id)
+    return names - glob, glob
+
+
+class Checker:
+    def __init__(self, tree: ast.Module, body: list[ast.stmt], host_ops: set[str]) -> None:
+        self.forbidden: list[str] = []
+        self.host_ops = host_ops
+        self.aliases: dict[str, str] = {}  # local name -> canonical dotted path
+        for n in ast.walk(ast.Module(body=body, type_ignores=[])):
+            if isinstance(n, ast.Import):
+                for a in n.names:
+                    if a.asname:
+                        self.aliases[a.asname] = a.name
+                    else:
+                        self.aliases[a.name.split(".")[0]] = a.name.split(".")[0]
+            elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
+                for a in n.names:
+                    self.aliases[a.asname or a.name] = f"{n.module}.{a.name}"
+        for n in ast.walk(tree):
+            for child in ast.iter_child_nodes(n):
+                child.parent = n  # type: ignore[attr-defined]
+        self.module_names, glob = _bound(body, None)
+        self.kernels = self._find_kernels(body)
+        for n in ast.walk(ast.Module(body=body, type_ignores=[])):
+            if isinstance(n, ast.Global):
+                self.module_names |= set(n.names)
+        self.module_names |= glob
+        self.constants = self._constants(body)
+
+    # --- what the file defines ---------------------------------------------------------------
+    def canon(self, node: ast.AST) -> str | None:
+        if isinstance(node, ast.Name):
+            return self.aliases.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.canon(node.value)
+            return f"{base}.{node.attr}" if base else None
+        return None
+
+    def _decorator(self, dec: ast.expr) -> str | None:
+        return self.canon(dec.func if isinstance(dec, ast.Call) else dec)
+
+    def _find_kernels(self, body: list[ast.stmt]) -> dict[str, ast.FunctionDef]:
+        """Functions that are Triton kernels: decorated, or passed to triton.jit(...)."""
+        defs = {
+            n.name: n
+            for n in ast.walk(ast.Module(body=body, type_ignores=[]))
+            if isinstance(n, ast.FunctionDef)
+        }
+        kernels = {
+            name: fn
+            for name, fn in defs.items()
+            if any(self._decorator(d) in al.KERNEL_DECORATORS for d in fn.decorator_list)
+        }
+        self.jit_names = set(kernels)
+        for n in ast.walk(ast.Module(body=body, type_ignores=[])):
+            if isinstance(n, ast.Call) and self.canon(n.func) == "triton.jit" and n.args:
+                arg = n.args[0]
+                if isinstance(arg, ast.Name) and arg.id in defs:
+                    kernels[arg.id] = defs[arg.id]
+                    self.jit_names.add(arg.id)
+                parent = getattr(n, "parent", None)
+                while isinstance(parent, ast.Call):  # triton.autotune(...)(triton.jit(f))
+                    parent = getattr(parent, "parent", None)
+                if isinstance(parent, ast.Assign | ast.AnnAssign):
+                    targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+                    for t in targets:
+                        self.jit_names |= _targets(t)
+        return kernels
+
+    def _constants(self, body: list[ast.stmt]) -> set[str]:
+        """Module-level names bound only to constants (a kernel may read them)."""
+
+        def constant(v: ast.expr | None) -> bool:
+            if v is None:
+                return False
+            if isinstance(v, ast.Call) and self.canon(v.func) == "triton.language.constexpr":
+                return all(constant(a) for a in v.args)
+            return all(isinstance(n, CONSTANT_NODES) for n in ast.walk(v))
+
+        good: set[str] = set()
+        bad: set[str] = set()
+        for n in body:
+            if isinstance(n, ast.Assign | ast.AnnAssign):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                names = set().union(*(_targets(t) for t in targets))
+                (good if constant(n.value) else bad).update(names)
+        return good - bad
+
+    # --- refusals ------------------------------------------------------------------------------
+    def refuse(self, node: ast.AST, what: str) -> None:
+        self.forbidden.append(f"line {getattr(node, 'lineno', '?')}: {what}")
+
+    # --- the walk ------------------------------------------------------------------------------
+    def run(self, body: list[ast.stmt]) -> None:
+        scope = [self.module_names]
+        for stmt in body:
+            self.visit(stmt, scope, kernel=False)
+
+    def visit(self, node: ast.AST, scopes: list[set[str]], kernel: bool) -> None:
+        method = getattr(self, f"v_{type(node).__name__}", None)
+        if method is not None:
+            if method(node, scopes, kernel) is False:
+                return
+        elif kernel:
+            self.kernel_node(node)
+        for child in ast.iter_child_nodes(node):
+            self.visit(child, scopes, kernel)
+
+    def kernel_node(self, node: ast.AST) -> None:
+        banned = (
+            ast.Lambda,
+            ast.ClassDef,
+            ast.Import,
+            ast.ImportFrom,
+            ast.Global,
+            ast.Nonlocal,
+            ast.Try,
+            ast.With,
+            ast.Yield,
+            ast.YieldFrom,
+            ast.ListComp,
+            ast.SetComp,
+            ast.DictComp,
+            ast.GeneratorExp,
+            ast.Await,
+            ast.Match,
+            ast.Delete,
+            ast.Starred,
+            ast.JoinedStr,
+        )
+        if isinstance(node, banned):
+            self.refuse(
+                node,
+                f"'{type(node).__name__}' inside a kernel is not Triton: a @triton.jit body may "
+                "use triton.language, its arguments and locals, other kernels of this file, "
+                "constants and range/min/max/len/int/float/print",
+            )
+
+    def v_ClassDef(self, node: ast.ClassDef, scopes: list[set[str]], kernel: bool) -> bool:
+        self.refuse(node, "a class is not allowed in a submission: write plain functions")
+        return False
+
+    def v_AsyncFunctionDef(self, node: ast.AST, scopes: list[set[str]], kernel: bool) -> bool:
+        self.refuse(node, "async code is not allowed in a submission")
+        return False
+
+    def v_Match(self, node: ast.AST, scopes: list[set[str]], kernel: bool) -> bool:
+        self.refuse(node, "a match statement is not allowed in a submission: use if/elif")
+        return False
+
+    def v_Import(self, node: ast.Import, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.kernel_node(node)
+            return False
+        for a in node.names:
+            if a.name not in al.IMPORTS:
+                self.refuse(
+                    node,
+                    f"import of '{a.name}' is not allowed in a submission "
+                    f"(allowed: {_allowed_imports()})",
+                )
+        return False
+
+    def v_ImportFrom(self, node: ast.ImportFrom, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.kernel_node(node)
+            return False
+        if node.level:
+            self.refuse(node, "relative imports are not allowed")
+            return False
+        mod = node.module or ""
+        if mod not in al.IMPORTS:
+            self.refuse(
+                node,
+                f"import of '{mod}' is not allowed in a submission (allowed: {_allowed_imports()})",
+            )
+            return False
+        names = al.IMPORTS[mod]
+        members = names if names is not None else al.module_members(mod) or frozenset()
+        for a in node.names:
+            if a.name not in members:
+                self.refuse(
+                    node,
+                    f"'from {mod} import {a.name}' is not allowed: {_member_hint(mod, a.name)}",
+                )
+        return False
+
+    def v_FunctionDef(self, node: ast.FunctionDef, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.refuse(
+                node,
+                "a function defined inside a kernel is not Triton: make it a "
+                "@triton.jit function at module level",
+            )
+            return False
+        if node.name.startswith("__") and node.name.endswith("__"):
+            self.refuse(node, f"the name '{node.name}' is not allowed (no dunder names)")
+        is_kernel = self.kernels.get(node.name) is node
+        for dec in node.decorator_list:
+            name = self._decorator(dec)
+            if name not in al.KERNEL_DECORATORS | al.HOST_DECORATORS:
+                self.refuse(
+                    dec,
+                    f"the decorator '{ast.unparse(dec)[:60]}' is not allowed "
+                    "(allowed: triton.jit, triton.autotune, triton.heuristics, "
+                    "functools.lru_cache/cache, torch.no_grad)",
+                )
+            self.visit(dec, scopes, False)
+        self._arguments(node.args, scopes)
+        if node.returns is not None:
+            self.visit(node.returns, scopes, False)
+        own, _ = _bound(node.body, node.args)
+        for stmt in node.body:
+            self.visit(stmt, [*scopes, own], is_kernel)
+        return False
+
+    def _arguments(self, args: ast.arguments, scopes: list[set[str]]) -> None:
+        for d in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
+            self.visit(d, scopes, False)
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if a is not None and a.annotation is not None:
+                self.visit(a.annotation, scopes, False)
+            if a is not None and a.arg.startswith("__"):
+                self.refuse(a, f"the name '{a.arg}' is not allowed (no dunder names)")
+
+    def v_Lambda(self, node: ast.Lambda, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.kernel_node(node)
+            return False
+        self._arguments(node.args, scopes)
+        own, _ = _bound([], node.args)
+        self.visit(node.body, [*scopes, own], False)
+        return False
+
+    def _comprehension(self, node: ast.AST, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.kernel_node(node)
+            return False
+        gens: list[ast.comprehension] = node.generators  # type: ignore[attr-defined]
+        own = set().union(*(_targets(g.target) for g in gens))
+        inner = [*scopes, own]
+        for i, g in enumerate(gens):
+            self.visit(g.iter, scopes if i == 0 else inner, False)
+            for cond in g.ifs:
+                self.visit(cond, inner, False)
+        for part in ("elt", "key", "value"):
+            if (sub := getattr(node, part, None)) is not None:
+                self.visit(sub, inner, False)
+        return False
+
+    v_ListComp = v_SetComp = v_DictComp = v_GeneratorExp = _comprehension
+
+    def v_Name(self, node: ast.Name, scopes: list[set[str]], kernel: bool) -> bool:
+        name = node.id
+        if name.startswith("__") and name.endswith("__"):
+            self.refuse(node, f"the name '{name}' is not allowed (no dunder names)")
+            return False
+        if isinstance(node.ctx, ast.Store | ast.Del):
+            if name in self.aliases and not kernel:
+                self.refuse(node, f"'{name}' names an import: it cannot be assigned")
+            return False
+        local = any(name in s for s in scopes[1:])
+        if kernel:
+            self._kernel_name(node, local)
+            return False
+        if name in self.aliases:
+            self._module_value(node, self.aliases[name])
+        elif not local and name not in self.module_names and name not in al.HOST_BUILTINS:
+            self.refuse(
+                node,
+                f"'{name}' is not allowed in a submission: it is neither defined "
+                "in the file nor an allowed builtin (docs/SUBMISSIONS.md)",
+            )
+        return False
+
+    def _kernel_name(self, node: ast.Name, local: bool) -> None:
+        name = node.id
+        if local or name in al.KERNEL_BUILTINS or name in self.jit_names:
+            return
+        if name in self.constants:
+            return
+        canon = self.aliases.get(name, "")
+        if canon.startswith("triton.language") or canon in {"triton", "triton.cdiv"}:
+            if canon.startswith("triton.language.") and canon not in MODULES:
+                member = canon.rsplit(".", 1)[1]
+                base = canon.rsplit(".", 1)[0]
+                if member not in (al.module_members(base) or ()):
+                    self.refuse(node, f"'{name}' is not triton.language")
+            return
+        self.refuse(
+            node,
+            f"'{name}' cannot be used inside a kernel: a @triton.jit body may use "
+            "triton.language, its arguments and locals, other @triton.jit functions, "
+            "module-level constants and range/min/max/len/int/float/print",
+        )
+
+    def _module_value(self, node: ast.AST, canon: str) -> None:
+        """A module may only be the base of an attribute access."""
+        if canon in MODULES:
+            parent = getattr(node, "parent", None)
+            if not (isinstance(parent, ast.Attribute) and parent.value is node):
+                self.refuse(
+                    node,
+                    f"the module '{canon}' can only be used as '{canon}.name': "
+                    "it cannot be passed, stored or returned",
+                )
+
+    def v_Attribute(self, node: ast.Attribute, scopes: list[set[str]], kernel: bool) -> bool:
+        base = self.canon(node.value)
+        if why := self._attribute(node, base, kernel):
+            self.refuse(node, why)
+        elif base in MODULES and kernel:
+            return False  # tl.load: nothing more to look at
+        self.visit(node.value, scopes, kernel)
+        return False
+
+    def _attribute(self, node: ast.Attribute, base: str | None, kernel: bool) -> str | None:
+        """Why this attribute is refused, or None."""
+        attr = node.attr
+        if attr.startswith("_"):
+            return f"'.{attr}' is not allowed: no private or dunder attributes"
+        if isinstance(node.ctx, ast.Store | ast.Del):
+            return (
+                f"assigning to an attribute ('.{attr}') is not allowed in a submission: "
+                "nothing of torch, triton or the harness may be changed"
+            )
+        if base is not None and base in MODULES:
+            allowed = self._kernel_module_members(base) if kernel else al.module_members(base)
+            if attr not in (allowed or ()) and not (base == "torch" and attr in self.host_ops):
+                return f"'{base}.{attr}' is not allowed: {_member_hint(base, attr)}"
+            self._module_value(node, f"{base}.{attr}")
+            return None
+        if base is not None and base.split(".")[0] in {"torch", "triton", "math"}:
+            # an object of an allowed module (torch.Tensor.view, triton.Config)
+            ok = attr in al.ANY_OBJECT
+            return None if ok else f"'{base}.{attr}' is not allowed: {COMPUTE_HINT}"
+        if kernel:
+            if attr in al.kernel_attributes():
+                return None
+            return f"'.{attr}' is not Triton: inside a kernel, values are triton.language tensors"
+        if attr in al.ANY_OBJECT or attr in self.host_ops:
+            return None
+        return f"'.{attr}' is not allowed in host code: {COMPUTE_HINT} (docs/SUBMISSIONS.md)"
+
+    def _kernel_module_members(self, base: str) -> frozenset[str]:
+        if base == "triton":
+            return frozenset({"language", "cdiv"})
+        if base.startswith("triton.language"):
+            return al.module_members(base) or frozenset()
+        return frozenset()
+
+    def v_Call(self, node: ast.Call, scopes: list[set[str]], kernel: bool) -> bool:
+        for kw in node.keywords:
+            if kw.arg in al.HOOK_KEYWORDS or kw.arg == "do_bench":
+                self.refuse(
+                    kw.value,
+                    f"'{kw.arg}=' is not allowed: a hook runs host code "
+                    "where no check sees it; do the work in the kernel or the entry",
+                )
+        name = self.canon(node.func)
+        if name == "triton.Config" and len(node.args) > 3:
+            self.refuse(node, "pass triton.Config's options by keyword")
+        if name == "triton.autotune" and len(node.args) > 2:
+            self.refuse(node, "pass triton.autotune's options by keyword")
+        if kernel and isinstance(node.func, ast.Name):
+            fn = node.func.id
+            if any(fn in s for s in scopes[1:]):
+                self.refuse(
+                    node,
+                    f"calling '{fn}' inside a kernel is not Triton: a kernel may "
+                    "call triton.language functions and other @triton.jit functions",
+                )
+        return True
+
+    def v_Constant(self, node: ast.Constant, scopes: list[set[str]], kernel: bool) -> bool:
+        if isinstance(node.value, str) and DUNDER_TEXT.search(node.value):
+            self.refuse(node, "a string naming a dunder is not allowed in a submission")
+        return False
+
+    def v_Global(self, node: ast.Global, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.kernel_node(node)
+        for n in node.names:
+            if n in self.aliases:
+                self.refuse(node, f"'{n}' names an import: it cannot be assigned")
+        return False
+
+
+def _allowed_imports() -> str:
+    return ", ".join(sorted(m for m in al.IMPORTS if m != "__future__"))
+
+
+def _member_hint(module: str, name: str) -> str:
+    if module.startswith("torch"):
+        return f"torch may only allocate, describe and view tensors in a submission; {COMPUTE_HINT}"
+    if module.startswith("triton"):
+        return (
+            "a submission may use triton.jit/autotune/heuristics/Config/cdiv/"
+            "next_power_of_2 and triton.language"
+        )
+    return f"'{name}' is not on {module}'s list (docs/SUBMISSIONS.md)"
+
+
+def check(
+    source: str, entry: str, host_ops: set[str] | frozenset[str] = frozenset()
+) -> StaticReport:
+    """`host_ops`: the checkpoint's epilogue operations (tensor methods and torch functions
+    that host code may also call, e.g. `mean`, `sum`)."""
     report = StaticReport()
     try:
         tree = ast.parse(source, filename="submission.py")
     except SyntaxError as exc:
         report.syntax_error = f"SyntaxError: {exc.msg} (line {exc.lineno}, column {exc.offset})"
         return report
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
+        report.syntax_error = f"the file cannot be read as Python ({type(exc).__name__})"
+        return report
 
-    # The `if __name__ == "__main__":` block never runs in the grader: skip it.
-    body = [n for n in tree.body if not (isinstance(n, ast.If) and _is_main_guard(n))]
-    module = ast.Module(body=body, type_ignores=[])
-    torch_aliases = {"torch"}
-    for node in ast.walk(module):
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            names = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module or ""]
-            )
-            shown = {n: f"import {n}" for n in names}
-            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
-                # `from torch import compile` reaches what `torch.compile` would
-                for a in node.names:
-                    shown[f"{node.module}.{a.name}"] = f"from {node.module} import {a.name}"
-            for name in shown:
-                top = name.split(".")[0]
-                if isinstance(node, ast.ImportFrom) and node.level:
-                    report.forbidden.append(f"line {node.lineno}: relative imports are not allowed")
-                elif top not in ALLOWED_IMPORTS:
-                    report.forbidden.append(
-                        f"line {node.lineno}: import of '{name}' is not allowed in a submission "
-                        f"(allowed: {', '.join(sorted(ALLOWED_IMPORTS - {'__future__'}))})"
-                    )
-                elif top == "torch" and name != "torch":
-                    sub = name.removeprefix("torch.")
-                    if sub.split(".")[0] in BANNED_TORCH or sub in BANNED_TORCH:
-                        report.forbidden.append(
-                            f"line {node.lineno}: '{shown[name]}' is not allowed"
-                        )
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name == "torch" and alias.asname:
-                        torch_aliases.add(alias.asname)
-        elif isinstance(node, ast.Name) and node.id in BANNED_BUILTINS:
-            report.forbidden.append(
-                f"line {node.lineno}: '{node.id}' is not allowed in a submission"
-            )
-        elif isinstance(node, ast.Attribute):
-            if node.attr in BANNED_DUNDERS:
-                report.forbidden.append(f"line {node.lineno}: '.{node.attr}' is not allowed")
-            dotted = _dotted(node)
-            if dotted:
-                root, _, rest = dotted.partition(".")
-                if root in torch_aliases and rest:
-                    first = rest.split(".")[0]
-                    if first in BANNED_TORCH or any(rest.startswith(b) for b in BANNED_TORCH):
-                        report.forbidden.append(
-                            f"line {node.lineno}: 'torch.{rest}' is not allowed in a submission"
-                        )
-        elif (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and (node.value in BANNED_DUNDERS or node.value in {"__import__", "__builtins__"})
-        ):
-            report.forbidden.append(f"line {node.lineno}: the string {node.value!r} is not allowed")
+    mains = [n for n in tree.body if _is_main_guard(n)]
+    body = [n for n in tree.body if not _is_main_guard(n)]
+    report.runnable = _blank(source, mains)
+    checker = Checker(tree, body, set(host_ops))
+    try:
+        checker.run(body)
+    except RecursionError:
+        checker.forbidden.append("the file nests too deeply to be checked")
+    report.forbidden = list(dict.fromkeys(checker.forbidden))
 
-    functions = {n.name: n for n in body if isinstance(n, ast.FunctionDef)}
-    if entry not in functions and not any(
-        isinstance(n, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == entry for t in n.targets)
+    defined = any(
+        (isinstance(n, ast.FunctionDef) and n.name == entry)
+        or (isinstance(n, ast.Assign) and any(entry in _targets(t) for t in n.targets))
+        or (isinstance(n, ast.AnnAssign) and entry in _targets(n.target) and n.value is not None)
         for n in body
-    ):
+    )
+    if not defined:
         report.problems.append(
             f"no function named '{entry}' at the top level of the file: the checkpoint calls "
             f"{entry}(...)"
         )
-    kernels = [
-        n
-        for n in ast.walk(module)
-        if isinstance(n, ast.FunctionDef)
-        and any(_decorator_is_triton_jit(d) for d in n.decorator_list)
-    ]
-    if not kernels:
+    if not checker.kernels:
         report.problems.append(
             "no @triton.jit kernel in the file: the checkpoint asks for a Triton kernel"
         )
-    # de-duplicate, keep order
-    report.forbidden = list(dict.fromkeys(report.forbidden))
     return report

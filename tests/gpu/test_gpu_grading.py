@@ -87,9 +87,9 @@ def test_side_stream_work_is_not_rewarded(tmp_path: Path) -> None:
     result = grade_gpu(
         (GPU_FIXTURES / "side_stream.py").read_text(), "c3a-softmax", tmp_path, profile=False
     )
-    assert result.level <= 2
-    assert result.benchmark is not None
-    assert any("after the timed region" in f for f in result.benchmark.flags), result.benchmark
+    # streams are not on the allowlist: refused in the parent before anything runs
+    assert result.verdict is Verdict.FORBIDDEN, result.messages
+    assert "torch.cuda.Stream" in " ".join(result.messages)
 
 
 @pytest.mark.parametrize("name", ["data_ptr_cache.py", "correct_once.py"])
