@@ -6,6 +6,7 @@ from pathlib import Path
 
 from app.settings import Settings
 from grader import GradeOptions
+from grader.pipeline import resolve_device
 from grader.sandbox import Limits
 
 
@@ -19,6 +20,7 @@ def options(
     unsafe_no_sandbox: bool = False,
     profile: bool | None = None,
 ) -> GradeOptions:
+    device = resolve_device(device)  # "auto" first: a machine without a GPU gets the CPU limit
     cpu = device == "cpu"
     limits = Limits(
         wall_seconds=time_limit or (s.time_limit_cpu if cpu else s.time_limit_gpu),

@@ -18,6 +18,7 @@ from grader.compare import Comparison, compare, compare_sampled
 from grader.harness import wire
 from grader.models import CaseResult, CaseSpec, ConfigResult, Tolerance, Verdict
 from grader.sandbox import RunOutcome
+from grader.text import clean, untrusted
 
 PENDING = Comparison(False, None, "not compared yet")  # a deferred check, until finish()
 
@@ -68,7 +69,16 @@ def _config_label(header: dict[str, Any]) -> str | None:
     used = header.get("used")
     if not isinstance(used, list) or not used:
         return None
-    return "; ".join(str(u) for u in dict.fromkeys(used))
+    return "; ".join(untrusted(u, 300) for u in list(dict.fromkeys(map(str, used)))[:16])
+
+
+MAX_MESSAGE = 4000
+
+
+def _message(text: Any) -> str:
+    """A message from the child (an exception's text): its lines stay, each indented under the
+    grader's sentence it ends up in, so none of them can pass for a line of the grader's."""
+    return re.sub(r"\n(?=\S)", "\n  ", untrusted(text, MAX_MESSAGE, lines=True))
 
 
 class Collector:
@@ -115,7 +125,14 @@ class Collector:
             put(compare(out.to(device), ref.to(device), tol))
 
     def __call__(self, fp: Any) -> None:
-        for header, payload in wire.read_frames(fp, self.max_bytes):
+        # Whatever the child says is made safe to show here, where it enters (grader/text.py).
+        def check(header: dict[str, Any], size: int) -> bool:
+            return self._check_announced(clean(header), size)
+
+        for raw, payload in wire.read_frames(fp, self.max_bytes, check):
+            header = clean(raw)  # every string on one line, but an exception's message
+            if "message" in raw:
+                header["message"] = _message(raw["message"])
             try:
                 self._frame(header, payload)
             except (TypeError, ValueError, KeyError, AttributeError) as exc:
@@ -124,7 +141,65 @@ class Collector:
                 # a header field of the wrong type: the child's stream is malformed
                 raise wire.WireError(f"malformed {header.get('type')!r} frame") from exc
 
-    def _frame(self, header: dict[str, Any], payload: bytes) -> None:
+    def _check_announced(self, header: dict[str, Any], size: int) -> bool:
+        """Before a byte of a payload is read: only an output frame carries one, and only of
+        exactly the expected output's dtype, shape and size (the parent's reference's). Any
+        other output is recorded as a wrong output of its run and its payload skipped unread
+        (within the stream's size limit), so a child cannot make the parent allocate what it
+        announces; a payload on another frame stops the stream (the child is killed)."""
+        kind = header.get("type")
+        if kind not in {"result", "bench_output"}:
+            if size:
+                raise wire.WireError(f"a {kind!r} frame may carry no payload")
+            return True
+        ref = self._expected(kind, header)
+        sample = self.runs[header["run"]].sample if kind == "result" else None
+        sampled = header.get("sampled") and sample is not None
+        shape = [sample.numel()] if sampled and sample is not None else list(ref.shape)
+        want: dict[str, Any] = {"dtype": wire.dtype_name(ref.dtype), "shape": shape}
+        numel = 1
+        for n in shape:
+            numel *= n
+        meta = header.get("tensor")
+        if meta == want and size == numel * ref.element_size():
+            return True
+        got = (
+            f"{meta.get('dtype')} {tuple(meta.get('shape') or ())}"
+            if isinstance(meta, dict) and isinstance(meta.get("shape"), list)
+            else repr(meta)[:80]
+        )
+        message = (
+            f"the entry's output was announced as {got} ({size} bytes), expected "
+            f"{want['dtype']} {tuple(want['shape'])} ({numel * ref.element_size()} bytes)"
+        )
+        bad = Comparison(False, None, message)
+        if kind == "result":
+            rec = Record(self.runs[header["run"]], _config_label(header), comparison=bad)
+            rec.launches = int(header.get("launches") or 0)
+            rec.forbidden = [untrusted(f, 100) for f in (header.get("forbidden") or [])[:64]]
+            self.result.records.append(rec)
+        else:
+            self.result.bench_checks.append((header["shape"], int(header.get("round", -1)), bad))
+        return False
+
+    def _expected(self, kind: str, header: dict[str, Any]) -> torch.Tensor:
+        if kind == "result":
+            key = header.get("run")
+            run = self.runs.get(key) if isinstance(key, int) else None
+            if run is None:
+                raise wire.WireError("result for an unknown run")
+            if header.get("sampled") and run.sample is None:
+                raise wire.WireError("a sampled result for a run checked whole")
+            return run.reference
+        shape, rnd = header.get("shape"), header.get("round")
+        if not isinstance(shape, int) or shape not in self.bench_refs:
+            raise wire.WireError("benchmark frame for an unknown shape")
+        if not isinstance(rnd, int) or not self.bench_refs[shape]:
+            raise wire.WireError("malformed benchmark output")
+        refs = self.bench_refs[shape]
+        return refs[rnd % len(refs)]
+
+    def _frame(self, header: dict[str, Any], payload: bytes | bytearray) -> None:
         kind = header.get("type")
         if kind == "ready":
             self.result.ready = True
@@ -138,16 +213,17 @@ class Collector:
             self._bench(kind, header, payload)
         elif kind == "tuned" and isinstance(header.get("configs"), dict):
             self.result.tuned = {
-                str(k)[:100]: str(v)[:300] for k, v in list(header["configs"].items())[:16]
+                untrusted(k, 100): untrusted(v, 300)
+                for k, v in list(header["configs"].items())[:16]
             }
         elif kind == "profiled" and isinstance(header.get("configs"), list):
-            self.result.profiled = [str(c)[:400] for c in header["configs"][:16]]
+            self.result.profiled = [untrusted(c, 400) for c in header["configs"][:16]]
         elif kind == "phase" and len(self.result.phases) < 8:
             name, seconds = header.get("name"), header.get("seconds")
             if isinstance(name, str) and isinstance(seconds, int | float):
-                self.result.phases[name[:20]] = round(float(seconds), 3)
+                self.result.phases[untrusted(name, 20)] = round(float(seconds), 3)
 
-    def _bench(self, kind: str, header: dict[str, Any], payload: bytes) -> None:
+    def _bench(self, kind: str, header: dict[str, Any], payload: bytes | bytearray) -> None:
         shape = header.get("shape")
         if not isinstance(shape, int) or shape not in self.bench_refs:
             raise wire.WireError("benchmark frame for an unknown shape")
@@ -189,20 +265,19 @@ class Collector:
                 return
             self.result.bench_checks.append((shape, rnd, cmp))
 
-    def _record(self, kind: str, header: dict[str, Any], payload: bytes) -> None:
+    def _record(self, kind: str, header: dict[str, Any], payload: bytes | bytearray) -> None:
         run = self.runs.get(header.get("run"))  # type: ignore[arg-type]
         if run is None:
             raise wire.WireError("result for an unknown run")
         rec = Record(run=run, config=_config_label(header))
         rec.launches = int(header.get("launches") or 0)
-        rec.forbidden = [str(f) for f in header.get("forbidden") or []]
+        rec.forbidden = [untrusted(f, 100) for f in (header.get("forbidden") or [])[:64]]
         if kind == "run_error":
             rec.error = header
         elif kind == "bad_output":
+            said = untrusted(header.get("message"), 200)
             rec.comparison = Comparison(
-                False,
-                None,
-                f"the entry must return a plain torch.Tensor; it {header.get('message')}",
+                False, None, f"the entry must return a plain torch.Tensor; it {said}"
             )
         else:
             out = wire.decode_tensor(header.get("tensor"), payload)
@@ -223,7 +298,8 @@ class Collector:
         if not isinstance(full, dict) or full.get("shape") != list(ref.shape):
             return Comparison(False, None, f"expected shape {tuple(ref.shape)}, got {full}")
         if full.get("dtype") != str(ref.dtype).removeprefix("torch."):
-            return Comparison(False, None, f"expected dtype {ref.dtype}, got {full.get('dtype')}")
+            got = untrusted(full.get("dtype"), 40)
+            return Comparison(False, None, f"expected dtype {ref.dtype}, got {got}")
         return compare_sampled(out, ref, run.sample, tol)
 
 
@@ -448,5 +524,6 @@ def evaluate(
             )
         )
     if outcome.reader_error:
-        messages.append(f"The submission's result stream was refused: {outcome.reader_error}.")
+        refused = untrusted(outcome.reader_error, 300)
+        messages.append(f"The submission's result stream was refused: {refused}.")
     return Evaluation(verdict, cases, config_list, messages, ran_cases=bool(collected.records))

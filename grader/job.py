@@ -6,7 +6,9 @@ waits for; it never writes there again while that child runs. The Nsight replay'
 `profile.json`, is written in the same folder once the grading's child has exited (its child,
 started early under `ncu`, waits for that file; its inputs replace the grading's). Files the
 child must produce (ncu reports) go to a separate folder mounted at /out, which the parent
-reads without following links.
+reads without following links. /out and the Triton cache (/cache) are size-capped tmpfs mounts
+on the host where the host allows (`folders.py`): a kept cache is copied in before the child
+starts and back out after the grading, links left out.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 
 import torch
 
-from grader import sandbox
+from grader import folders, sandbox
 from grader.benchmark import BenchShape
 from grader.checkpoints import Arg, Checkpoint
 from grader.evaluate import PlannedRun
@@ -66,7 +68,7 @@ def sweep_orphans(work_dir: Path | None) -> list[Path]:
         except OSError:
             continue
         if not _alive(int(pid)):
-            shutil.rmtree(entry.path, ignore_errors=True)
+            folders.remove(Path(entry.path))  # its capped folders unmounted first
             removed.append(Path(entry.path))
     return removed
 
@@ -89,6 +91,10 @@ class Paths:
     # A Triton cache kept between gradings of the same source text (see source_cache()); None:
     # this grading's own, removed with it.
     kept_cache: Path | None = None
+    # Mount /out and the grading's own cache as tmpfs of this many bytes each (folders.py).
+    cap: int | None = None
+    # With `cap`: a kept cache copied into the capped one, and back by keep_cache().
+    seed_cache: Path | None = None
 
     def inside(self, name: str) -> str:
         return f"/job/{name}" if self.sandboxed else str(self.job / name)
@@ -204,9 +210,17 @@ def prepare(paths: Paths, source: str | None) -> None:
     to start (it then waits for `job.json`)."""
     paths.job.mkdir(parents=True, exist_ok=True)
     paths.out.mkdir(parents=True, exist_ok=True)
+    fresh_cache = not os.path.ismount(paths.cache)
+    if paths.cap is not None:
+        for folder in (paths.out, paths.cache):
+            if not folders.mount_tmpfs(folder, paths.cap):
+                raise OSError(f"cannot mount a size-capped tmpfs on {folder}")
     paths.job.chmod(0o755)
     paths.out.chmod(0o777)  # ncu writes here as the sandbox's user
     _private_to_child(paths.cache, paths.sandboxed)
+    if paths.seed_cache is not None and fresh_cache and paths.seed_cache.is_dir():
+        owner = sandbox.NOBODY if paths.sandboxed and os.geteuid() == 0 else None
+        folders.copy_plain(paths.seed_cache, paths.cache, owner)
     submission = paths.job / "submission.py"
     if source is not None and not submission.exists():  # once a grading: the replay reuses it
         submission.write_text(source)
@@ -246,6 +260,31 @@ def source_cache(cache_dir: Path, source: str, device: str) -> Path:
     cache_dir.mkdir(parents=True, exist_ok=True)
     (cache_dir / "triton-by-source").mkdir(mode=0o700, exist_ok=True)
     return cache_dir / "triton-by-source" / digest
+
+
+def remove_root(root: Path) -> None:
+    """Remove a grading's folder, its capped folders unmounted first."""
+    folders.remove(root)
+
+
+def keep_cache(paths: Paths) -> None:
+    """Copy the grading's capped cache back to the kept one (`seed_cache`), whole, links left
+    out; another worker grading the same source may replace it meanwhile (either is whole)."""
+    kept = paths.seed_cache
+    if kept is None or kept == paths.cache or not paths.cache.is_dir():
+        return
+    part = kept.with_name(f"{kept.name}.part-{os.getpid()}")
+    shutil.rmtree(part, ignore_errors=True)
+    try:
+        folders.copy_plain(paths.cache, part)
+        part.chmod(0o700)
+        old = kept.with_name(f"{kept.name}.old-{os.getpid()}")
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(kept, old)
+        os.replace(part, kept)
+        shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(part, ignore_errors=True)
 
 
 def trim_kept_cache(folder: Path) -> None:

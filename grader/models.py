@@ -107,6 +107,8 @@ class GradeResult(BaseModel):
     stdout: str = ""
     stages: dict[str, float] = Field(default_factory=dict)
     sandbox: str = ""
+    # what counted the child's memory and capped its writable folders (cgroup.describe)
+    limits: str = ""
     versions: dict[str, str] = Field(default_factory=dict)
     benchmark: BenchmarkResult | None = None
     profile: ProfileResult | None = None

@@ -18,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 from grader.models import BenchmarkResult, ImplTotals, KernelMetrics, ProfileResult
+from grader.text import untrusted
 
 METRICS = [
     "gpu__time_duration.sum",
@@ -149,7 +150,7 @@ def parse_raw_csv(text: str) -> list[KernelMetrics]:
         kernels.append(
             KernelMetrics(
                 impl=impl,
-                name=row[col["Kernel Name"]][:300] if "Kernel Name" in col else "?",
+                name=untrusted(row[col["Kernel Name"]], 300) if "Kernel Name" in col else "?",
                 duration_us=(get(row, "gpu__time_duration.sum") or 0.0) / 1e3,
                 dram_read_bytes=get(row, "dram__bytes_read.sum") or 0.0,
                 dram_write_bytes=get(row, "dram__bytes_write.sum") or 0.0,
@@ -182,6 +183,7 @@ def import_csv(ncu: str, report: Path) -> str:
         [ncu, "--import", str(report), "--csv", "--page", "raw", "--print-units", "base"],
         capture_output=True,
         text=True,
+        errors="replace",  # kernel names are the submission's
         timeout=120,
         check=False,
     )

@@ -12,14 +12,14 @@ import logging
 import os
 import platform
 import secrets
-import shutil
 import time
 
 import torch
 
-from grader import benchmark, early, gpu_stage, job, rubric, sandbox
+from grader import benchmark, cgroup, early, folders, gpu_stage, job, rubric, sandbox
 from grader.checkpoints import Checkpoint
 from grader.evaluate import Collector, PlannedRun, evaluate
+from grader.harness import interp_bf16
 from grader.models import GradeResult, Verdict
 from grader.options import GradeOptions
 from grader.static import check
@@ -74,10 +74,24 @@ def _run_seed(seed: int, case: str, draw: int) -> int:
     return int.from_bytes(digest[:8], "little") >> 1
 
 
+BF16_GPU_ONLY = (
+    "bf16 is checked on the GPU only here: this Triton's interpreter cannot compute bf16 as a "
+    "GPU does, so the bf16 cases were left out of this CPU check."
+)
+
+
+def interpreter_checks_bf16() -> bool:
+    """The child's interpreter computes bf16 as a GPU does (natively, or once the harness has
+    patched it: harness/interp_bf16.py, the same check the child makes)."""
+    return interp_bf16.status() != interp_bf16.UNSUPPORTED
+
+
 def plan_runs(checkpoint: Checkpoint, device: str, seed: int) -> list[PlannedRun]:
     """Draw every case's inputs from the secret seed and compute the references here."""
     d = checkpoint.definition
     cases = d.interpreter_cases if device == "cpu" else (d.gpu_cases or d.interpreter_cases)
+    if device == "cpu" and not interpreter_checks_bf16():
+        cases = [c for c in cases if c.dtype != "bfloat16"]
     runs: list[PlannedRun] = []
     for case in cases:
         for draw in range(d.draws_per_case):
@@ -105,7 +119,7 @@ def write_profile_job(
     folders of their own with a Triton cache no submission has written to."""
     if not with_submission:
         own = paths.job.parent / "baselines"
-        paths = job.Paths(own / "job", own / "out", paths.sandboxed)
+        paths = job.Paths(own / "job", own / "out", paths.sandboxed, cap=paths.cap)
     job.write(
         paths,
         source,
@@ -120,6 +134,11 @@ def write_profile_job(
         job_file=job.PROFILE_JOB_FILE,
     )
     return paths
+
+
+def folder_cap(options: GradeOptions) -> int | None:
+    """The size of the child's /cache and /out, where they can be capped here (folders.py)."""
+    return options.limits.folder_bytes if folders.can_cap() else None
 
 
 def child_env(device: str, paths: job.Paths) -> dict[str, str]:
@@ -175,13 +194,14 @@ class Spare:
         sandboxed = not options.unsafe_no_sandbox
         self.root = job.new_root(options.work_dir)
         try:
-            self.paths = job.Paths(self.root / "job", self.root / "out", sandboxed)
+            cap = folder_cap(options)
+            self.paths = job.Paths(self.root / "job", self.root / "out", sandboxed, cap=cap)
             job.prepare(self.paths, None)
             spec = job.child_spec(self.paths, None, "cpu", child_env("cpu", self.paths))
             self.reader = early.LateReader()
             self.child = early.Early(spec, options.limits, self.reader, sandboxed)
         except BaseException:
-            shutil.rmtree(self.root, ignore_errors=True)
+            job.remove_root(self.root)
             raise
 
     def fits(self, options: GradeOptions) -> bool:
@@ -198,7 +218,7 @@ class Spare:
 
     def discard(self) -> None:
         self.child.kill()
-        shutil.rmtree(self.root, ignore_errors=True)
+        job.remove_root(self.root)
 
 
 def grade(
@@ -236,7 +256,8 @@ def _grade(
     t0 = time.monotonic()
     entry = checkpoint.definition.entry
 
-    static = check(source, entry)
+    static = check(source, entry, set(checkpoint.definition.allowed_torch_ops))
+    source = static.runnable
     stages["static"] = time.monotonic() - t0
     if static.syntax_error:
         return _level0(checkpoint, Verdict.COMPILE_ERROR, device, [static.syntax_error])
@@ -268,7 +289,10 @@ def _grade(
         root, paths = spare.root, spare.paths
     else:
         root = job.new_root(options.work_dir)
-        paths = job.Paths(root / "job", root / "out", sandboxed, kept)
+        cap = folder_cap(options)  # a kept cache is then copied into the capped one and back
+        paths = job.Paths(
+            root / "job", root / "out", sandboxed, None if cap else kept, cap, kept if cap else None
+        )
 
     def spec_for(at: job.Paths, prefix: list[str], mounts: list[sandbox.Mount]) -> sandbox.Spec:
         """A child under `ncu` (the Nsight replay's, the baselines'): it waits for profile.json."""
@@ -327,6 +351,9 @@ def _grade(
         stages.update({f"child_{k}": v for k, v in collector.result.phases.items()})
 
         ev = evaluate(runs, collector.result, outcome, options.show_hidden, device == "cpu")
+        bf16_cases = any(c.dtype == "bfloat16" for c in checkpoint.definition.interpreter_cases)
+        if device == "cpu" and bf16_cases and not interpreter_checks_bf16():
+            ev.messages.append(BF16_GPU_ONLY)
         result = GradeResult(
             checkpoint=checkpoint.id,
             verdict=ev.verdict,
@@ -338,10 +365,11 @@ def _grade(
             stdout=outcome.output
             + (
                 f"\n… ({outcome.output_total} bytes in all, the rest dropped)"
-                if outcome.output_total > len(outcome.output.encode())
+                if outcome.output_total > options.limits.output_bytes  # (output is escaped)
                 else ""
             ),
             sandbox="bubblewrap" if sandboxed else "NONE (--unsafe-no-sandbox)",
+            limits=cgroup.describe(outcome.memory_counted_by, paths.cap),
             versions=versions(device),
         )
         level3_reasons: list[str] | None = None
@@ -370,7 +398,9 @@ def _grade(
         later.close()  # a replay child never given its job is killed here
         if spare is not None:  # exited already, unless something failed before it was given
             spare.child.kill()  # its job (then it would wait in a deleted folder for ever)
-        shutil.rmtree(root, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            job.keep_cache(paths)  # a capped copy of a kept cache goes back (links left out)
+        job.remove_root(root)
         if kept is not None:
             job.trim_kept_cache(kept)
 

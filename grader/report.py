@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grader.models import CaseResult, GradeResult, Verdict
+from grader.text import untrusted
 
 
 def _case_lines(cases: list[CaseResult]) -> list[str]:
@@ -71,9 +72,12 @@ def render(result: GradeResult) -> str:
         out += ["", f"time: {timing}"]
     if result.sandbox and result.sandbox != "bubblewrap":
         out += [f"WARNING: sandbox: {result.sandbox}"]
+    out += _limits_lines(result)
     if result.verdict is Verdict.INTERNAL_ERROR:
         out += ["", "This is the grader's fault, not yours."]
-    return "\n".join(out)
+    # A result graded now was cleaned where the child's text entered (grader/text.py); one
+    # stored earlier, or from another server (`kgrade status`), is made safe to print here.
+    return untrusted("\n".join(out), lines=True)
 
 
 def _benchmark_lines(result: GradeResult) -> list[str]:
@@ -98,3 +102,11 @@ def _benchmark_lines(result: GradeResult) -> list[str]:
         )
     lines += [f"  FLAG: {f}" for f in b.flags]
     return lines
+
+
+def _limits_lines(result: GradeResult) -> list[str]:
+    """What counted the child's memory and capped its folders: a warning where it was less."""
+    if not result.limits:
+        return []
+    weaker = "watchdog only" in result.limits or "not size-capped" in result.limits
+    return [f"{'WARNING: ' if weaker else ''}limits: {result.limits}"]

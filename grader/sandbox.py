@@ -3,8 +3,9 @@
 The sandbox gives the child: a read-only view of the OS (/usr and friends), of the Python
 installation and of the harness; the job folder read-only; a private, size-capped /tmp; no
 network, no other processes, no host home, no project checkout; an allowlisted environment.
-The parent enforces wall time, host memory (RSS of the whole process tree: RLIMIT_AS would
-break CUDA), the number of processes, file sizes and the amount of output it keeps.
+The parent enforces wall time, host memory (a memory cgroup per child where the host allows,
+which counts shared memory and tmpfs pages too; else RSS of the whole process tree: RLIMIT_AS
+would break CUDA), the number of processes, file sizes and the amount of output it keeps.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from grader import cgroup
+from grader.text import untrusted
+
 NOBODY = 65534
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -37,6 +41,8 @@ class Limits:
     tmp_bytes: int = 1 << 30
     file_bytes: int = 256 << 20
     result_bytes: int = 4 << 30
+    folder_bytes: int = 512 << 20  # each of the writable /cache and /out (job.py)
+    memory_cgroup: bool = True  # count memory in a cgroup where the host allows (cgroup.py)
 
 
 @dataclass
@@ -49,6 +55,7 @@ class RunOutcome:
     output: str = ""
     output_total: int = 0
     reader_error: str | None = None
+    memory_counted_by: str = ""  # "cgroup v1", "cgroup v2" or "RSS watchdog"
 
     @property
     def signal_name(self) -> str | None:
@@ -268,8 +275,12 @@ def _user_process_count(uid: int) -> int:
     return count
 
 
-def _limiter(limits: Limits, cpu_only: bool, nproc: int) -> Callable[[], None]:
+def _limiter(
+    limits: Limits, cpu_only: bool, nproc: int, group: cgroup.Group | None
+) -> Callable[[], None]:
     def apply() -> None:  # runs in the child between fork and exec: setrlimit only
+        if group is not None:  # before bwrap runs: everything it starts is counted there
+            group.join()
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -358,7 +369,7 @@ def _drain(stream: IO[bytes], keep: int, outcome: RunOutcome) -> None:
         outcome.output_total += len(chunk)
         if len(head) < keep:
             head += chunk[: keep - len(head)]
-    outcome.output = head.decode("utf-8", "replace")
+    outcome.output = untrusted(head.decode("utf-8", "replace"), lines=True)  # grader/text.py
 
 
 def run(
@@ -385,17 +396,26 @@ def run(
     uid = NOBODY if sandboxed and os.geteuid() == 0 else os.getuid()
     nproc = limits.max_processes + _user_process_count(uid)
     outcome = RunOutcome()
+    group = cgroup.make(limits.memory_bytes) if limits.memory_cgroup else None
+    outcome.memory_counted_by = f"cgroup v{group.h.version}" if group else "RSS watchdog"
     start = time.monotonic()
-    proc = subprocess.Popen(
-        full,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        pass_fds=(w_fd,),
-        start_new_session=True,
-        env=None if sandboxed else spec.env,
-        preexec_fn=_limiter(limits, cpu_only=not spec.gpu, nproc=nproc),
-    )
+    try:
+        proc = subprocess.Popen(
+            full,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            pass_fds=(w_fd,),
+            start_new_session=True,
+            env=None if sandboxed else spec.env,
+            preexec_fn=_limiter(limits, cpu_only=not spec.gpu, nproc=nproc, group=group),
+        )
+    except BaseException:
+        os.close(w_fd)
+        os.close(r_fd)
+        if group is not None:
+            group.remove()
+        raise
     os.close(w_fd)
     if on_start is not None:
         on_start(proc)
@@ -438,6 +458,11 @@ def run(
     finally:
         _kill_tree(proc)
         proc.wait()
+        if group is not None:  # the kernel's count: pages no process maps included
+            if group.oom_killed():
+                outcome.memory_exceeded = True
+            outcome.peak_rss = max(outcome.peak_rss, group.peak())
+            group.remove()
     outcome.wall = time.monotonic() - (clock if clock is not None else start)
     outcome.returncode = proc.returncode
     reader.join(timeout=30)

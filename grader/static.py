@@ -41,15 +41,6 @@ MODULES = {
     "functools",
     "itertools",
 }
-CONSTANT_NODES = (
-    ast.Constant,
-    ast.UnaryOp,
-    ast.BinOp,
-    ast.Tuple,
-    ast.Load,
-    ast.operator,
-    ast.unaryop,
-)
 COMPUTE_HINT = "compute in a Triton kernel; host code may allocate, read metadata and make views"
 
 
@@ -163,7 +154,7 @@ class Checker:
             if isinstance(n, ast.Global):
                 self.module_names |= set(n.names)
         self.module_names |= glob
-        self.constants = self._constants(body)
+        self.constants = self._constants(tree, body)
 
     # --- what the file defines ---------------------------------------------------------------
     def canon(self, node: ast.AST) -> str | None:
@@ -178,7 +169,10 @@ class Checker:
         return self.canon(dec.func if isinstance(dec, ast.Call) else dec)
 
     def _find_kernels(self, body: list[ast.stmt]) -> dict[str, ast.FunctionDef]:
-        """Functions that are Triton kernels: decorated, or passed to triton.jit(...)."""
+        """Functions that are Triton kernels: decorated, or passed to triton.jit(...). A name
+        is a kernel's only when bound by exactly `k = triton.jit(f)`, optionally wrapped in
+        `triton.autotune(...)(...)` / `triton.heuristics(...)(...)`: an arbitrary call around
+        one (a partial, a lambda) could hand a kernel a host function under that name."""
         defs = {
             n.name: n
             for n in ast.walk(ast.Module(body=body, type_ignores=[]))
@@ -196,33 +190,73 @@ class Checker:
                 if isinstance(arg, ast.Name) and arg.id in defs:
                     kernels[arg.id] = defs[arg.id]
                     self.jit_names.add(arg.id)
-                parent = getattr(n, "parent", None)
-                while isinstance(parent, ast.Call):  # triton.autotune(...)(triton.jit(f))
-                    parent = getattr(parent, "parent", None)
-                if isinstance(parent, ast.Assign | ast.AnnAssign):
-                    targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-                    for t in targets:
-                        self.jit_names |= _targets(t)
+        for n in body:
+            if isinstance(n, ast.Assign) and self._is_jit_expr(n.value, defs):
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        self.jit_names.add(t.id)
         return kernels
 
-    def _constants(self, body: list[ast.stmt]) -> set[str]:
-        """Module-level names bound only to constants (a kernel may read them)."""
+    def _is_jit_expr(self, v: ast.expr, defs: dict[str, ast.FunctionDef]) -> bool:
+        if not isinstance(v, ast.Call) or len(v.args) != 1 or v.keywords:
+            return False
+        arg = v.args[0]
+        if self.canon(v.func) == "triton.jit":
+            return isinstance(arg, ast.Name) and arg.id in defs
+        wrapper = v.func
+        return (
+            isinstance(wrapper, ast.Call)
+            and self.canon(wrapper.func) in {"triton.autotune", "triton.heuristics"}
+            and self._is_jit_expr(arg, defs)
+        )
 
-        def constant(v: ast.expr | None) -> bool:
-            if v is None:
-                return False
-            if isinstance(v, ast.Call) and self.canon(v.func) == "triton.language.constexpr":
-                return all(constant(a) for a in v.args)
-            return all(isinstance(n, CONSTANT_NODES) for n in ast.walk(v))
+    def _literal(self, v: ast.expr | None) -> bool:
+        """A constant: literals, arithmetic on them, float()/int(), math's functions and
+        constants, tl.constexpr(...) and triton.language dtypes."""
+        if v is None:
+            return False
+        if isinstance(v, ast.Call):
+            name = self.canon(v.func) or (v.func.id if isinstance(v.func, ast.Name) else "")
+            ok = name in {"triton.language.constexpr", "float", "int"} or (
+                name.startswith("math.") and name.count(".") == 1
+            )
+            return ok and not v.keywords and all(self._literal(a) for a in v.args)
+        if isinstance(v, ast.Attribute):
+            name = self.canon(v) or ""
+            return name.startswith(("math.", "triton.language.")) and name.count(".") <= 2
+        if isinstance(v, ast.UnaryOp | ast.BinOp):
+            parts = [v.operand] if isinstance(v, ast.UnaryOp) else [v.left, v.right]
+            return all(self._literal(p) for p in parts)
+        if isinstance(v, ast.Tuple):
+            return all(self._literal(e) for e in v.elts)
+        return isinstance(v, ast.Constant)
 
+    def _constants(self, tree: ast.Module, body: list[ast.stmt]) -> set[str]:
+        """Module-level names a kernel may read: bound exactly once in the whole file, by a
+        module-level assignment of a constant, and never declared global anywhere."""
+        stores: dict[str, int] = {}
+        for n in ast.walk(tree):
+            bound: list[str] = []
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del):
+                bound = [n.id]
+            elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound = [n.name]
+            elif isinstance(n, ast.Import | ast.ImportFrom):
+                bound = [(a.asname or a.name).split(".")[0] for a in n.names]
+            elif isinstance(n, ast.Global | ast.Nonlocal):
+                bound = list(n.names) * 2  # never a constant
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                bound = [n.name]
+            elif isinstance(n, ast.arg):
+                bound = [n.arg]
+            for b in bound:
+                stores[b] = stores.get(b, 0) + 1
         good: set[str] = set()
-        bad: set[str] = set()
         for n in body:
-            if isinstance(n, ast.Assign | ast.AnnAssign):
+            if isinstance(n, ast.Assign | ast.AnnAssign) and self._literal(n.value):
                 targets = n.targets if isinstance(n, ast.Assign) else [n.target]
-                names = set().union(*(_targets(t) for t in targets))
-                (good if constant(n.value) else bad).update(names)
-        return good - bad
+                good |= {t.id for t in targets if isinstance(t, ast.Name)}
+        return {g for g in good if stores.get(g) == 1}
 
     # --- refusals ------------------------------------------------------------------------------
     def refuse(self, node: ast.AST, what: str) -> None:
@@ -334,6 +368,16 @@ class Checker:
         if node.name.startswith("__") and node.name.endswith("__"):
             self.refuse(node, f"the name '{node.name}' is not allowed (no dunder names)")
         is_kernel = self.kernels.get(node.name) is node
+        if is_kernel and len(scopes) > 1:
+            self.refuse(
+                node,
+                "define kernels at module level: a kernel inside a function could "
+                "read that function's variables",
+            )
+        if is_kernel:
+            for d in [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
+                if not self._literal(d):
+                    self.refuse(d, "a kernel's default argument must be a constant")
         for dec in node.decorator_list:
             name = self._decorator(dec)
             if name not in al.KERNEL_DECORATORS | al.HOST_DECORATORS:
@@ -348,8 +392,9 @@ class Checker:
         if node.returns is not None:
             self.visit(node.returns, scopes, False)
         own, _ = _bound(node.body, node.args)
+        chain = [scopes[0], own] if is_kernel else [*scopes, own]
         for stmt in node.body:
-            self.visit(stmt, [*scopes, own], is_kernel)
+            self.visit(stmt, chain, is_kernel)
         return False
 
     def _arguments(self, args: ast.arguments, scopes: list[set[str]]) -> None:
@@ -418,7 +463,7 @@ class Checker:
         if name in self.constants:
             return
         canon = self.aliases.get(name, "")
-        if canon.startswith("triton.language") or canon in {"triton", "triton.cdiv"}:
+        if canon.startswith("triton.language") or canon in {"triton", "triton.cdiv", "math"}:
             if canon.startswith("triton.language.") and canon not in MODULES:
                 member = canon.rsplit(".", 1)[1]
                 base = canon.rsplit(".", 1)[0]
@@ -481,6 +526,8 @@ class Checker:
         return f"'.{attr}' is not allowed in host code: {COMPUTE_HINT} (docs/SUBMISSIONS.md)"
 
     def _kernel_module_members(self, base: str) -> frozenset[str]:
+        if base == "math":
+            return frozenset({"inf", "nan", "pi", "e", "tau"})
         if base == "triton":
             return frozenset({"language", "cdiv"})
         if base.startswith("triton.language"):
@@ -496,6 +543,11 @@ class Checker:
                     "where no check sees it; do the work in the kernel or the entry",
                 )
         name = self.canon(node.func)
+        if (name or "").startswith("triton.") and (
+            any(isinstance(a, ast.Starred) for a in node.args)
+            or any(kw.arg is None for kw in node.keywords)
+        ):
+            self.refuse(node, f"pass {name}'s arguments one by one, without * or **")
         if name == "triton.Config" and len(node.args) > 3:
             self.refuse(node, "pass triton.Config's options by keyword")
         if name == "triton.autotune" and len(node.args) > 2:

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 from sqlalchemy import select
 
 from app import queue
@@ -23,9 +24,21 @@ from app.submissions import grading_review as review
 from app.submissions import service
 from app.web import plots, session
 from grader.checkpoints import BUILTIN_DIR
+from grader.text import untrusted
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
+
+
+def _shown(value: Any) -> Any:
+    """Each `{{ value }}`: a string's control characters shown escaped, as in the terminal
+    report (grader/text.py), then HTML-escaped; markup the page made itself is left alone."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return untrusted(value, lines=True)
+    return value
+
+
+templates.env.finalize = _shown
 router = APIRouter(include_in_schema=False)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after the stdlib
 
 import torch
-from harness import fenced, guards, wire
+from harness import fenced, guards, interp_bf16, wire
 
 MAX_MESSAGE = 2000
 
@@ -104,6 +104,7 @@ def main() -> int:
 
     counter, forcer = guards.LaunchCounter(), guards.ConfigForcer()
     guards.install(counter, forcer)
+    interp_bf16.install()  # under the interpreter only: bf16 computed as on a GPU
     with guards.TorchGuard(set(), 0.0):  # first entry imports torch machinery: do it now
         torch.empty(1).add(1)
     waiting = time.monotonic()
@@ -142,10 +143,12 @@ def main() -> int:
         ]
         while index < total and index < job["max_configs"]:
             forcer.reset(index)
-            counter.launches = 0
+            counter.launches, counter.refused = 0, []
             copy = fenced.clone if device == "cpu" else torch.clone  # see fenced.py
             args = [copy(a) if isinstance(a, torch.Tensor) else a for a in pristine]
-            guard = guards.TorchGuard(set(job["allowed_ops"]), job["poison"], device == "cpu")
+            guard = guards.TorchGuard(
+                set(job["allowed_ops"]), job["poison"], device == "cpu", inputs=args
+            )
             header: dict[str, Any] = {"run": run["id"], "config_index": index}
             try:
                 with guard:
@@ -155,6 +158,7 @@ def main() -> int:
             except BaseException as exc:
                 header.update(type="run_error", **describe(exc, submission))
                 header.update(configs=list(forcer.seen.values()), used=forcer.used)
+                header.update(forbidden=guard.forbidden + counter.refused)
                 wire.write_frame(out, header)
                 break
             total = forcer.count
@@ -162,7 +166,7 @@ def main() -> int:
                 configs=list(forcer.seen.values()),
                 used=forcer.used,
                 launches=counter.launches,
-                forbidden=guard.forbidden,
+                forbidden=guard.forbidden + counter.refused,
             )
             if type(result) is not torch.Tensor:
                 header.update(type="bad_output", message=f"returned {type(result).__name__}")

@@ -20,6 +20,7 @@ decided by the parent, which compares the returned bytes with a reference the ch
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -76,7 +77,6 @@ HARMLESS_OPS = ALLOC_OPS | {
     "view_as",
     "lift_fresh",
     "lift_fresh_copy",
-    "_local_scalar_dense",
     "sym_size",
     "sym_stride",
     "sym_numel",
@@ -127,12 +127,27 @@ class TorchGuard(TorchDispatchMode):
         # static check refuses torch.compile and torch._dynamo in a submission.
         return False
 
-    def __init__(self, allowed: set[str], poison: float, fence: bool = False) -> None:
+    def __init__(
+        self, allowed: set[str], poison: float, fence: bool = False, inputs: Any = ()
+    ) -> None:
         super().__init__()
         self.allowed = HARMLESS_OPS | allowed
+        self.epilogue = set(allowed)  # the checkpoint's ops: on the kernels' outputs only
         self.poison = poison
         self.fence = fence
         self.forbidden: list[str] = []
+        self.inputs = {
+            a.untyped_storage().data_ptr()
+            for a in tree_leaves(inputs)
+            if isinstance(a, torch.Tensor) and a.layout == torch.strided
+        }
+
+    def _on_inputs(self, args: Any, kwargs: Any) -> bool:
+        return any(
+            a.untyped_storage().data_ptr() in self.inputs
+            for a in tree_leaves((args, kwargs))
+            if isinstance(a, torch.Tensor) and a.layout == torch.strided
+        )
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         name = func.overloadpacket.__name__
@@ -150,19 +165,61 @@ class TorchGuard(TorchDispatchMode):
             out = fenced.like(out) if name in ALLOC_OPS else fenced.clone(out)
         if name in ALLOC_OPS and isinstance(out, torch.Tensor) and out.numel():
             out.fill_(_poison_value(out, self.poison))
-        elif name not in self.allowed:
+        elif name not in self.allowed or (
+            name in self.epilogue and name not in HARMLESS_OPS and self._on_inputs(args, kwargs)
+        ):
             qual = f"torch.ops.aten.{name}"
+            if name == "_local_scalar_dense":
+                qual += " (a value read on the host: .item(), float(t))"
+            elif name in self.epilogue:
+                qual += " (on an input: allowed on outputs only)"
             if qual not in self.forbidden:
                 self.forbidden.append(qual)
         return out
 
 
+def _launch_arg_ok(a: Any) -> bool:
+    """What a kernel may be handed: tensors, numbers, dtypes, constexprs, other kernels. Under
+    the interpreter a kernel body runs as Python: a function or module passed in would let it
+    run host code (the static check refuses calling one; this refuses passing one at all)."""
+    import triton
+    from triton.runtime.jit import JITFunction
+
+    if a is None or isinstance(a, bool | int | float | str | torch.Tensor | torch.dtype):
+        return True
+    if isinstance(a, JITFunction | triton.language.dtype | triton.language.constexpr):
+        return True
+    return type(a).__name__ in {"TensorDescriptor", "InterpretedFunction"}
+
+
+def _constexpr_names(kernel: Any) -> set[str]:
+    """The kernel's tl.constexpr parameters: the interpreter hands them to the body as they
+    are, so a tensor there would be a torch tensor inside the kernel body."""
+    params = getattr(kernel, "params", None)
+    if params is not None:
+        return {p.name for p in params if getattr(p, "is_constexpr", False)}
+    import inspect
+
+    try:
+        sig = inspect.signature(kernel.fn)
+    except (AttributeError, TypeError, ValueError):
+        return set(getattr(kernel, "arg_names", ()))  # unknown: treat every one as constexpr
+    return {n for n, p in sig.parameters.items() if "constexpr" in str(p.annotation)}
+
+
+class LaunchError(RuntimeError):
+    """A launch the harness refuses (reported as forbidden)."""
+
+
 class LaunchCounter:
-    """Counts Triton kernel launches and suspends dispatch modes while Triton runs."""
+    """Counts Triton kernel launches and suspends dispatch modes while Triton runs, except
+    while the grid function runs: that is the submission's host code, checked like the
+    entry's."""
 
     def __init__(self) -> None:
         self.launches = 0
         self.active = True  # off while timing: no Python overhead added to the submission
+        self.refused: list[str] = []
 
     def wrap(self, run: Callable[..., Any]) -> Callable[..., Any]:
         counter = self
@@ -172,15 +229,53 @@ class LaunchCounter:
                 return run(self_, *args, **kwargs)
             if not kwargs.get("warmup", False):
                 counter.launches += 1
+            named = {**dict(zip(getattr(self_, "arg_names", ()), args, strict=False)), **kwargs}
+            consts = _constexpr_names(self_)
+            bad = [
+                f"{type(a).__name__}{' for the constexpr ' + k if k in consts else ''}"
+                for k, a in [*((str(i), a) for i, a in enumerate(args)), *named.items()]
+                if k != "grid"
+                and (not _launch_arg_ok(a) or (k in consts and isinstance(a, torch.Tensor)))
+            ]
+            if bad:
+                why = f"a kernel argument of type {bad[0]}: kernels take tensors and numbers"
+                counter.refused.append(why)
+                raise LaunchError(why)
+            modes = _current_modes()
+            grid = kwargs.get("grid")
+            if callable(grid) and modes:
+
+                def checked_grid(meta: Any) -> Any:
+                    with contextlib.ExitStack() as stack:
+                        for mode in modes:
+                            stack.enter_context(mode)
+                        return grid(meta)
+
+                kwargs["grid"] = checked_grid
             with _disable_current_modes():
                 return run(self_, *args, **kwargs)
 
         return guarded_run
 
 
+def _current_modes() -> list[Any]:
+    from torch.utils._python_dispatch import _get_current_dispatch_mode_stack
+
+    return list(_get_current_dispatch_mode_stack())
+
+
+def _one_line(text: str) -> str:
+    """Non-printable characters (newlines, escapes, bidi controls) as escapes."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 def label(config: Any) -> str:
-    """`BLOCK_SIZE=256, num_warps=2`: the config's own knobs, launch options when not default."""
-    parts = [f"{k}={v}" for k, v in config.kwargs.items()]
+    """`BLOCK_SIZE=256, num_warps=2`: the config's own knobs, launch options when not default.
+    One line of reprs (a key that is not an identifier is quoted); the parent cleans it again."""
+    parts = [
+        _one_line(f"{k if isinstance(k, str) and k.isidentifier() else repr(k)}={v!r}")
+        for k, v in config.kwargs.items()
+    ]
     parts.append(f"num_warps={config.num_warps}")
     if config.num_stages != 3:
         parts.append(f"num_stages={config.num_stages}")
@@ -241,8 +336,8 @@ class ConfigForcer:
                 config = configs[min(forcer.index or 0, len(configs) - 1)]
             forcer.used.append(f"{self_.base_fn.__name__}({label(config)})")
             self_.best_config = config
-            if config.pre_hook is not None:
-                config.pre_hook({**self_.nargs, **kwargs, **config.all_kwargs()})
+            if config.pre_hook is not None:  # refused statically; never run it here
+                raise LaunchError("a triton.Config with a pre_hook")
             try:
                 return self_.fn.run(*args, **kwargs, **config.all_kwargs())
             finally:

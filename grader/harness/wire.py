@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 import torch
@@ -29,6 +29,7 @@ DTYPES: dict[str, torch.dtype] = {
 DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
 
 MAX_HEADER = 1 << 20
+CHUNK = 1 << 20  # payloads are read this much at a time, into a buffer of the checked size
 _HEAD = struct.Struct("<IQ")  # json length, payload length
 
 
@@ -63,8 +64,38 @@ def write_frame(fp: IO[bytes], header: dict[str, Any], payload: bytes = b"") -> 
     fp.flush()
 
 
-def read_frames(fp: IO[bytes], max_total: int) -> Iterator[tuple[dict[str, Any], bytes]]:
-    """Yield (header, payload) until EOF. Raises WireError on a malformed or oversized stream."""
+def _read_payload(fp: IO[bytes], size: int) -> bytearray:
+    """Exactly `size` bytes, read in bounded chunks (a `read(size)` would allocate `size` first,
+    whatever arrives)."""
+    buf = bytearray(size)
+    view = memoryview(buf)
+    got = 0
+    while got < size:
+        n = fp.readinto(view[got : got + CHUNK])  # type: ignore[attr-defined]
+        if not n:
+            raise WireError("truncated frame")
+        got += n
+    return buf
+
+
+def _skip_payload(fp: IO[bytes], size: int) -> None:
+    while size > 0:
+        n = len(fp.read(min(size, CHUNK)))
+        if not n:
+            raise WireError("truncated frame")
+        size -= n
+
+
+def read_frames(
+    fp: IO[bytes],
+    max_total: int,
+    check: Callable[[dict[str, Any], int], bool] | None = None,
+) -> Iterator[tuple[dict[str, Any], bytes | bytearray]]:
+    """Yield (header, payload) until EOF. Raises WireError on a malformed or oversized stream.
+    `check(header, payload_size)` is called before a byte of the payload is read: it raises
+    WireError to refuse an announcement (the parent knows what size each output must have),
+    or returns False to skip the frame (its payload, within the stream's limit, is read in
+    bounded chunks and dropped)."""
     total = 0
     while True:
         head = fp.read(_HEAD.size)
@@ -77,8 +108,7 @@ def read_frames(fp: IO[bytes], max_total: int) -> Iterator[tuple[dict[str, Any],
         if jlen > MAX_HEADER or total > max_total:
             raise WireError("result stream exceeds its size limit")
         raw = fp.read(jlen)
-        payload = fp.read(plen) if plen else b""
-        if len(raw) != jlen or len(payload) != plen:
+        if len(raw) != jlen:
             raise WireError("truncated frame")
         try:
             header = json.loads(raw)
@@ -86,10 +116,13 @@ def read_frames(fp: IO[bytes], max_total: int) -> Iterator[tuple[dict[str, Any],
             raise WireError("frame header is not JSON") from exc
         if not isinstance(header, dict):
             raise WireError("frame header is not an object")
-        yield header, payload
+        if check is not None and not check(header, plen):
+            _skip_payload(fp, plen)
+            continue
+        yield header, _read_payload(fp, plen) if plen else b""
 
 
-def decode_tensor(meta: Any, payload: bytes) -> torch.Tensor:
+def decode_tensor(meta: Any, payload: bytes | bytearray) -> torch.Tensor:
     """Rebuild a tensor from a header's meta and raw bytes, validating every field."""
     if not isinstance(meta, dict):
         raise WireError("tensor meta is not an object")
@@ -108,7 +141,8 @@ def decode_tensor(meta: Any, payload: bytes) -> torch.Tensor:
     if numel == 0:
         return torch.empty(shape, dtype=dtype)
     raw_dtype = torch.int16 if dtype == torch.bfloat16 else dtype
-    t = torch.frombuffer(bytearray(payload), dtype=raw_dtype).reshape(shape)
+    buf = payload if isinstance(payload, bytearray) else bytearray(payload)
+    t = torch.frombuffer(buf, dtype=raw_dtype).reshape(shape)
     return t.view(dtype) if raw_dtype is not dtype else t
 
 

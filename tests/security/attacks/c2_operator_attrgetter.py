@@ -1,0 +1,32 @@
+# expect: forbidden
+# class: 2
+# operator.attrgetter with a dotted string reaches torch.sys.modules['numpy'] (no getattr, no attribute syntax)
+# checkpoint: c3a-softmax
+import operator
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    # first pass: stage the row in the output buffer
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    v = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=0.0)
+    tl.store(y_ptr + row * y_stride + cols, v, mask=mask)
+
+
+_mods = operator.attrgetter("sys.modules")(torch)
+_np = operator.itemgetter("numpy")(_mods)
+
+
+def softmax_triton(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, n_cols, x.stride(0), y.stride(0),
+                              BLOCK=triton.next_power_of_2(n_cols))
+    a = _np.asarray(x.double())
+    e = _np.exp(a - a.max(1)[:, None])
+    y.copy_(torch.as_tensor(e / e.sum(1)[:, None]))
+    return y

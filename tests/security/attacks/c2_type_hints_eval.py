@@ -1,0 +1,31 @@
+# expect: forbidden
+# class: 2
+# typing.get_type_hints evaluates a string annotation: a dotted path to _disable_current_modes, no getattr spelled
+# checkpoint: c3a-softmax
+import typing
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    # first pass: stage the row in the output buffer
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    v = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=0.0)
+    tl.store(y_ptr + row * y_stride + cols, v, mask=mask)
+
+
+def _hint(q: "torch.utils._python_dispatch._disable_current_modes") -> None:
+    """Type hints only."""
+
+
+def softmax_triton(x: torch.Tensor) -> torch.Tensor:
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, n_cols, x.stride(0), y.stride(0),
+                              BLOCK=triton.next_power_of_2(n_cols))
+    with typing.get_type_hints(_hint)["q"]():
+        y.copy_(torch.softmax(x.double(), dim=-1))
+    return y

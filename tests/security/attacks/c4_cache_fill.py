@@ -1,0 +1,35 @@
+# expect: forbidden|runtime_error|memory_limit
+# class: 4
+# an honest kernel that also writes 5 x 230 MiB (> 1 GiB, each file under RLIMIT_FSIZE) into the writable /cache; must also hold: no GiB left on the host
+# checkpoint: c3a-softmax
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    y = e / tl.sum(e, axis=0)
+    tl.store(y_ptr + row * y_stride + cols, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+_CHUNK = b"\0" * (1 << 20)
+for _i in range(5):
+    try:
+        with open(f"/cache/warm-{_i}.bin", "wb") as _fp:
+            for _ in range(230):
+                _fp.write(_CHUNK)
+    except OSError:
+        break
+
+def softmax_triton(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, n_cols, x.stride(0), y.stride(0),
+                              BLOCK=triton.next_power_of_2(n_cols))
+    return y

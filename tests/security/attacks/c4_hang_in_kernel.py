@@ -1,0 +1,27 @@
+# expect: time_limit|forbidden
+# class: 4
+# a kernel with a loop whose condition never becomes false (the interpreter runs it for ever)
+# checkpoint: c3a-softmax
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    i = 0
+    while n_cols > 0:
+        i += 1
+    tl.store(y_ptr + row * y_stride + cols, tl.load(x_ptr + row * x_stride + cols, mask=mask),
+             mask=mask)
+
+
+def softmax_triton(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, n_cols, x.stride(0), y.stride(0),
+                              BLOCK=triton.next_power_of_2(n_cols))
+    return y

@@ -1,0 +1,32 @@
+# expect: forbidden|runtime_error
+# class: 4
+# announces a 2**62-byte payload in a frame header on the result fd; must also hold: the parent never allocates it
+# checkpoint: c3a-softmax
+import os
+import struct
+import sys
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    y = e / tl.sum(e, axis=0)
+    tl.store(y_ptr + row * y_stride + cols, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+_head = b'{"type": "result", "run": 0, "config_index": 0}'
+os.write(int(sys.argv[2]), struct.pack("<IQ", len(_head), 1 << 62) + _head + b"\0" * 4096)
+
+def softmax_triton(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, n_cols, x.stride(0), y.stride(0),
+                              BLOCK=triton.next_power_of_2(n_cols))
+    return y

@@ -1,0 +1,36 @@
+# expect: forbidden|memory_limit
+# class: 4
+# fills the sandbox's tmpfs /tmp with 900 MiB: shmem pages, not in the process's RSS; must also hold: memory counted
+# checkpoint: c3a-softmax
+import os
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    y = e / tl.sum(e, axis=0)
+    tl.store(y_ptr + row * y_stride + cols, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+_fd = os.open("/tmp/.scratch", os.O_CREAT | os.O_WRONLY, 0o600)
+_mb = bytes(1 << 20)
+for _ in range(230):
+    os.write(_fd, _mb)
+os.close(_fd)
+_fd = os.open("/tmp/.scratch2", os.O_CREAT | os.O_WRONLY, 0o600)
+for _ in range(230):
+    os.write(_fd, _mb)
+
+def softmax_triton(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, n_cols, x.stride(0), y.stride(0),
+                              BLOCK=triton.next_power_of_2(n_cols))
+    return y

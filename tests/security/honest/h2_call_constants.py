@@ -1,0 +1,29 @@
+# expect: correct
+# class: honest
+# constexpr globals computed with a call (tl.constexpr(float("-inf")), tl.constexpr(math.log2(math.e))) read by the kernel
+# checkpoint: c3a-softmax
+import math
+
+import torch
+import triton
+import triton.language as tl
+
+NEG_INF: tl.constexpr = tl.constexpr(float("-inf"))
+LOG2E: tl.constexpr = tl.constexpr(math.log2(math.e))
+
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, xs, ys, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < n_cols
+    x = tl.load(x_ptr + row * xs + offs, mask=m, other=NEG_INF).to(tl.float32)
+    e = tl.exp2((x - tl.max(x, axis=0)) * LOG2E)
+    tl.store(y_ptr + row * ys + offs, (e / tl.sum(e, axis=0)).to(y_ptr.dtype.element_ty), mask=m)
+
+
+def softmax_triton(x: torch.Tensor) -> torch.Tensor:
+    y = torch.empty_like(x)
+    softmax_kernel[(x.shape[0],)](x, y, x.shape[1], x.stride(0), y.stride(0),
+                                  BLOCK=triton.next_power_of_2(x.shape[1]))
+    return y
