@@ -143,11 +143,15 @@ def main() -> int:
         ]
         while index < total and index < job["max_configs"]:
             forcer.reset(index)
-            counter.launches, counter.refused = 0, []
+            counter.launches, counter.refused, counter.touched = 0, [], set()
             copy = fenced.clone if device == "cpu" else torch.clone  # see fenced.py
             args = [copy(a) if isinstance(a, torch.Tensor) else a for a in pristine]
             guard = guards.TorchGuard(
-                set(job["allowed_ops"]), job["poison"], device == "cpu", inputs=args
+                set(job["allowed_ops"]),
+                job["poison"],
+                device == "cpu",
+                inputs=args,
+                launched=counter.touched,
             )
             header: dict[str, Any] = {"run": run["id"], "config_index": index}
             try:

@@ -128,7 +128,12 @@ class TorchGuard(TorchDispatchMode):
         return False
 
     def __init__(
-        self, allowed: set[str], poison: float, fence: bool = False, inputs: Any = ()
+        self,
+        allowed: set[str],
+        poison: float,
+        fence: bool = False,
+        inputs: Any = (),
+        launched: set[int] | None = None,
     ) -> None:
         super().__init__()
         self.allowed = HARMLESS_OPS | allowed
@@ -136,6 +141,8 @@ class TorchGuard(TorchDispatchMode):
         self.poison = poison
         self.fence = fence
         self.forbidden: list[str] = []
+        # storages a kernel was handed: the epilogue's operands must be among them
+        self.launched = launched if launched is not None else set()
         self.inputs = {
             a.untyped_storage().data_ptr()
             for a in tree_leaves(inputs)
@@ -143,11 +150,14 @@ class TorchGuard(TorchDispatchMode):
         }
 
     def _on_inputs(self, args: Any, kwargs: Any) -> bool:
-        return any(
-            a.untyped_storage().data_ptr() in self.inputs
+        """An operand of an epilogue op that is not a kernel's output: an input, or a tensor
+        no kernel was handed (a copy of an input, made on the host)."""
+        ptrs = [
+            a.untyped_storage().data_ptr()
             for a in tree_leaves((args, kwargs))
             if isinstance(a, torch.Tensor) and a.layout == torch.strided
-        )
+        ]
+        return any(p in self.inputs or p not in self.launched for p in ptrs)
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         name = func.overloadpacket.__name__
@@ -220,6 +230,7 @@ class LaunchCounter:
         self.launches = 0
         self.active = True  # off while timing: no Python overhead added to the submission
         self.refused: list[str] = []
+        self.touched: set[int] = set()  # storages handed to a kernel
 
     def wrap(self, run: Callable[..., Any]) -> Callable[..., Any]:
         counter = self
@@ -241,6 +252,11 @@ class LaunchCounter:
                 why = f"a kernel argument of type {bad[0]}: kernels take tensors and numbers"
                 counter.refused.append(why)
                 raise LaunchError(why)
+            counter.touched.update(
+                a.untyped_storage().data_ptr()
+                for a in [*args, *kwargs.values()]
+                if isinstance(a, torch.Tensor) and a.layout == torch.strided
+            )
             modes = _current_modes()
             grid = kwargs.get("grid")
             if callable(grid) and modes:

@@ -311,7 +311,8 @@ def cross_entropy_triton(logits, targets):
 """
     verdict, text = _grade(src, "c3a-cross-entropy")
     assert verdict is Verdict.CORRECT, text
-    # the same epilogue over the inputs is not the kernels' output
-    cheat = src.replace("return losses.mean()", "return losses.mean() + 0 * logits.mean()")
-    verdict, text = _grade(cheat, "c3a-cross-entropy")
-    assert verdict is Verdict.FORBIDDEN, text
+    # the same epilogue over the inputs, or a host copy of them, is not the kernels' output
+    for operand in ("logits", "logits.clone()", "logits.float()"):
+        cheat = src.replace("return losses.mean()", f"_ = {operand}.mean()\n    return losses.mean()")
+        verdict, text = _grade(cheat, "c3a-cross-entropy")
+        assert verdict is Verdict.FORBIDDEN, (operand, text)
