@@ -53,8 +53,9 @@ HONEST = {
         "@triton.jit", "@tr.jit"
     )
     + LAUNCH.replace("triton.", "tr."),
-    "from_import": HEAD.replace("import triton\n", "import triton\nfrom triton import jit\n")
-    .replace("@triton.jit", "@jit")
+    "from_import": HEAD.replace(
+        "import triton\n", "import triton\nfrom triton import jit\n"
+    ).replace("@triton.jit", "@jit")
     + LAUNCH,
     "call_form": HEAD.replace("@triton.jit\ndef _k", "def _k_body").replace(
         "import triton.language as tl\n", "import triton.language as tl\n"
@@ -66,9 +67,7 @@ HONEST = {
     + LAUNCH.replace("def softmax_triton", "def _impl")
     + "\nsoftmax_triton: Callable = _impl\n",
     "grid_lambda": HEAD
-    + LAUNCH.replace(
-        "_k[(x.shape[0],)]", "grid = lambda meta: (x.shape[0],)\n    _k[grid]"
-    ),
+    + LAUNCH.replace("_k[(x.shape[0],)]", "grid = lambda meta: (x.shape[0],)\n    _k[grid]"),
     "heuristics_autotune": "import torch\nimport triton\nimport triton.language as tl\n"
     + """
 def _prune(configs, named_args, **kwargs):
@@ -84,9 +83,12 @@ def _prune(configs, named_args, **kwargs):
     )
     + LAUNCH.replace(", BLOCK=triton.next_power_of_2(x.shape[1])", ""),
     "helpers_and_constants": "import math\nimport functools\n"
-    + HEAD.replace("@triton.jit\ndef _k", "LOG2E: tl.constexpr = 1.4426950408889634\n"
-                   "SCALE = tl.constexpr(2)\n\n@triton.jit\ndef _twice(v):\n"
-                   "    return v * SCALE\n\n@triton.jit\ndef _k")
+    + HEAD.replace(
+        "@triton.jit\ndef _k",
+        "LOG2E: tl.constexpr = 1.4426950408889634\n"
+        "SCALE = tl.constexpr(2)\n\n@triton.jit\ndef _twice(v):\n"
+        "    return v * SCALE\n\n@triton.jit\ndef _k",
+    )
     + """
 @functools.lru_cache(maxsize=None)
 def _params(n: int) -> tuple[int, int]:
@@ -234,7 +236,9 @@ def _grade(source: str, checkpoint: str = "c3a-softmax") -> tuple[Verdict, str]:
 def test_host_compute_in_a_grid_function_is_seen() -> None:
     """The grid function runs inside Triton's launch, where the guard is suspended; an
     operator-only softmax (`**`, `@`) there was invisible to it."""
-    src = HEAD.replace("    tl.store(y_ptr", "    pass  # tl.store(y_ptr") + """
+    src = (
+        HEAD.replace("    tl.store(y_ptr", "    pass  # tl.store(y_ptr")
+        + """
 def softmax_triton(x):
     y = torch.empty_like(x)
 
@@ -246,6 +250,7 @@ def softmax_triton(x):
     _k[grid](x, y, x.shape[1], BLOCK=triton.next_power_of_2(x.shape[1]))
     return y
 """
+    )
     ok(src)
     verdict, text = _grade(src)
     assert verdict is Verdict.FORBIDDEN, text
@@ -313,6 +318,8 @@ def cross_entropy_triton(logits, targets):
     assert verdict is Verdict.CORRECT, text
     # the same epilogue over the inputs, or a host copy of them, is not the kernels' output
     for operand in ("logits", "logits.clone()", "logits.float()"):
-        cheat = src.replace("return losses.mean()", f"_ = {operand}.mean()\n    return losses.mean()")
+        cheat = src.replace(
+            "return losses.mean()", f"_ = {operand}.mean()\n    return losses.mean()"
+        )
         verdict, text = _grade(cheat, "c3a-cross-entropy")
         assert verdict is Verdict.FORBIDDEN, (operand, text)
