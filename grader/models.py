@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 
 class Verdict(StrEnum):
@@ -47,6 +47,15 @@ class RubricSpec(BaseModel):
     # Points the explanation must address (each a list of accepted keywords).
     explanation_points: dict[str, list[str]] = Field(default_factory=dict)
     number_tolerance: float = 0.15
+    # Per quantity, a tolerance other than number_tolerance (keys: explanation.QUANTITIES,
+    # e.g. {"occupancy" = 0.25}).
+    claim_tolerances: dict[str, float] = Field(default_factory=dict)
+    # The kinds of number an explanation must cite, each checked against a measurement:
+    # "traffic" (DRAM bytes or a traffic ratio) and "speed" (a speedup or a time).
+    required_claims: list[str] = Field(default_factory=lambda: ["traffic", "speed"])
+
+    def tolerance(self, quantity: str) -> float:
+        return self.claim_tolerances.get(quantity, self.number_tolerance)
 
 
 class CheckpointDef(BaseModel):
@@ -62,6 +71,10 @@ class CheckpointDef(BaseModel):
     interpreter_cases: list[CaseSpec]
     gpu_cases: list[CaseSpec] = Field(default_factory=list)
     benchmark_shapes: list[CaseSpec] = Field(default_factory=list)
+    # Benchmark shapes (by name) where Nsight Compute profiles the submission and every
+    # baseline; empty: the first benchmark shape (the course's shape). The first listed is the
+    # shape an explanation's numbers are read at when a sentence names none.
+    profile_shapes: list[str] = Field(default_factory=list)
     draws_per_case: int = Field(default=2, ge=2)
     # aten ops (by overload packet name, e.g. "sum") the entry may run besides allocation,
     # views and copies. Empty means: every computation must be in Triton.
@@ -73,6 +86,21 @@ class CheckpointDef(BaseModel):
     open: bool = True
     # Output poison for float outputs; the harness fills every fresh allocation with it.
     poison: float = float("nan")
+
+    @model_validator(mode="after")
+    def _profile_shapes_are_benchmarked(self) -> CheckpointDef:
+        names = {c.name for c in self.benchmark_shapes}
+        unknown = [n for n in self.profile_shapes if n not in names]
+        if unknown:
+            raise ValueError(f"profile_shapes names no benchmark shape: {', '.join(unknown)}")
+        return self
+
+    def profile_cases(self) -> list[CaseSpec]:
+        """The benchmark shapes Nsight profiles, the course's (the default) first."""
+        if not self.profile_shapes:
+            return self.benchmark_shapes[:1]
+        by_name = {c.name: c for c in self.benchmark_shapes}
+        return [by_name[n] for n in dict.fromkeys(self.profile_shapes)]
 
 
 class CaseResult(BaseModel):
@@ -111,7 +139,12 @@ class GradeResult(BaseModel):
     limits: str = ""
     versions: dict[str, str] = Field(default_factory=dict)
     benchmark: BenchmarkResult | None = None
+    # Nsight Compute on the checkpoint's first profile shape (the course's), and on any other
+    # it lists
     profile: ProfileResult | None = None
+    extra_profiles: list[ProfileResult] = Field(default_factory=list)
+    # what a student can quote: every measured fact, named by implementation, shape and dtype
+    citable: Citable | None = None
     explanation: ExplanationCheck | None = None
 
 
@@ -162,18 +195,27 @@ class KernelMetrics(BaseModel):
     occupancy_pct: float | None = None
     registers: int | None = None
     l2_bytes: float | None = None
+    l2_hit_pct: float | None = None
 
 
 class ImplTotals(BaseModel):
+    """One implementation's kernels on the profiled shape, together: counts and bytes summed,
+    percentages weighted by each kernel's duration."""
+
     kernels: int
     duration_us: float
     dram_bytes: float
     dram_pct_of_peak: float | None = None
+    dram_read_bytes: float | None = None
+    dram_write_bytes: float | None = None
+    occupancy_pct: float | None = None
+    l2_hit_pct: float | None = None
 
 
 class ProfileResult(BaseModel):
     shape: list[int]
     dtype: str
+    name: str = ""  # the benchmark shape's name
     kernels: list[KernelMetrics] = Field(default_factory=list)
     totals: dict[str, ImplTotals] = Field(default_factory=dict)
     report_file: str | None = None
@@ -187,8 +229,36 @@ class ProfileResult(BaseModel):
     configs: list[str] = Field(default_factory=list)
 
 
+class Fact(BaseModel):
+    """One measured number a student can cite, and what it is of."""
+
+    quantity: str  # explanation.QUANTITIES: traffic, bandwidth, time, speedup, ...
+    label: str  # "DRAM traffic (read + written)"
+    impl: str  # submission, torch, naive, compile
+    versus: str | None = None  # a ratio's baseline: speedup/traffic ratio = versus ÷ impl
+    shape_name: str  # the benchmark shape's name; "geometric mean" over every shape
+    shape: list[int] = Field(default_factory=list)
+    dtype: str = ""
+    value: float  # bytes, GB/s, %, µs, ×, a count
+    text: str  # the value as a student would write it: "241 MB", "1.58×"
+    source: str  # "Nsight Compute" or "benchmark"
+
+
+class Citable(BaseModel):
+    """'What you can cite': every fact measured for this grading. A sentence of the
+    explanation that names no shape is read at `shape_name` (the course's)."""
+
+    gpu: str = ""
+    shape_name: str
+    shape: list[int]
+    dtype: str
+    facts: list[Fact] = Field(default_factory=list)
+
+
 class ExplanationCheck(BaseModel):
     backed: bool
     points: dict[str, bool] = Field(default_factory=dict)
+    # one per number read, in order: quote, sentence, quantity, subject, versus, shape,
+    # negated, checked, ok, measured (what it was compared with), rel_error, closest (= measured)
     numbers: list[dict[str, Any]] = Field(default_factory=list)
     messages: list[str] = Field(default_factory=list)

@@ -1,5 +1,6 @@
 """Nsight Compute evidence: which kernels each implementation launched, the DRAM bytes they
-moved and the throughput they reached, read by `ncu` from the hardware counters.
+read and wrote, the DRAM throughput they reached (% of peak), their achieved occupancy and L2
+hit rate, read by `ncu` from the hardware counters, on the checkpoint's profile shapes.
 
 `ncu` runs inside the sandbox (it must share the submission's namespaces) and writes its report
 into a folder the parent made; the parent opens it without following links, copies it out, and
@@ -25,8 +26,9 @@ METRICS = [
     "dram__bytes_read.sum",
     "dram__bytes_write.sum",
     "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",  # achieved occupancy
     "lts__t_bytes.sum",
+    "lts__t_sector_hit_rate.pct",  # L2 hit rate
     "launch__registers_per_thread",
 ]
 _IMPL = re.compile(r"kgrade:(\w+)")
@@ -158,22 +160,34 @@ def parse_raw_csv(text: str) -> list[KernelMetrics]:
                 occupancy_pct=get(row, "sm__warps_active.avg.pct_of_peak_sustained_active"),
                 registers=int(regs) if regs is not None else None,
                 l2_bytes=get(row, "lts__t_bytes.sum"),
+                l2_hit_pct=get(row, "lts__t_sector_hit_rate.pct"),
             )
         )
     return kernels
+
+
+def _weighted(ks: list[KernelMetrics], attr: str) -> float | None:
+    """A percentage over several kernels: each kernel's, weighted by its duration."""
+    have = [(getattr(k, attr), k.duration_us) for k in ks if getattr(k, attr) is not None]
+    dur = sum(d for _, d in have)
+    return round(sum(v * d for v, d in have) / dur, 1) if have and dur else None
 
 
 def totals(kernels: list[KernelMetrics]) -> dict[str, ImplTotals]:
     out: dict[str, ImplTotals] = {}
     for impl in dict.fromkeys(k.impl for k in kernels):
         ks = [k for k in kernels if k.impl == impl]
-        dur = sum(k.duration_us for k in ks)
-        weighted = [(k.dram_pct_of_peak or 0.0) * k.duration_us for k in ks]
+        read = sum(k.dram_read_bytes for k in ks)
+        write = sum(k.dram_write_bytes for k in ks)
         out[impl] = ImplTotals(
             kernels=len(ks),
-            duration_us=round(dur, 2),
-            dram_bytes=sum(k.dram_read_bytes + k.dram_write_bytes for k in ks),
-            dram_pct_of_peak=round(sum(weighted) / dur, 1) if dur else None,
+            duration_us=round(sum(k.duration_us for k in ks), 2),
+            dram_bytes=read + write,
+            dram_read_bytes=read,
+            dram_write_bytes=write,
+            dram_pct_of_peak=_weighted(ks, "dram_pct_of_peak"),
+            occupancy_pct=_weighted(ks, "occupancy_pct"),
+            l2_hit_pct=_weighted(ks, "l2_hit_pct"),
         )
     return out
 
