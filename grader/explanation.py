@@ -1,113 +1,199 @@
-"""Is the student's explanation backed by the measurements?
+"""Is the student's explanation backed by the measurements? Claim by claim.
 
-It must address each point the checkpoint lists (for C3a: the mechanism — fusion, fewer DRAM
-round-trips, bandwidth —, that the op is memory-bound, and why not GEMM on an SM_120 card), and
-every number it quotes for a measured quantity must lie within the checkpoint's tolerance
-(15 % by default) of a measurement of that kind: a speedup, a DRAM-traffic ratio, bytes moved,
-GB/s, a percentage of peak or of occupancy, a time.
+It must address each point the checkpoint lists (`explanation_points`: for C3a the mechanism
+— fusion, fewer DRAM round-trips —, that the op is memory-bound, and why not GEMM), and
+every number it quotes is read with its unit, the quantity, the implementation and the shape
+it speaks of (claims.py), then compared with the measurement of that same quantity, for that
+implementation, at that shape and dtype — one of the grading's citable facts (facts.py). A
+claim within the checkpoint's tolerance (15 % unless it says otherwise, per quantity) passes;
+one that matches nothing of its quantity and subject fails, and its message shows what was
+measured. It must cite at least one checked number of each kind the checkpoint requires
+(`required_claims`: the DRAM traffic and the speed). Every claim must pass.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from typing import Any
 
-from grader.models import BenchmarkResult, ExplanationCheck, ProfileResult, RubricSpec
+from grader import claims, facts
+from grader.claims import Claim
+from grader.models import Citable, ExplanationCheck, Fact, RubricSpec
 
-_SENTENCES = re.compile(r"(?<!\d)[.!?](?!\d)|\n")
-_NUM = r"(\d+(?:[.,]\d+)?)"
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("gbps", re.compile(_NUM + r"\s*(gb/s|tb/s)")),
-    ("bytes", re.compile(_NUM + r"\s*(kb|mb|gb|kib|mib|gib)\b(?!/s)")),
-    ("percent", re.compile(_NUM + r"\s*%")),
-    ("time", re.compile(_NUM + r"\s*(µs|us|ms)\b")),
-    ("ratio", re.compile(_NUM + r"\s*(?:x|×)(?!\s*\d)")),
-]
-_TRAFFIC = ("dram", "traffic", "bytes", "memory", "round-trip", "reads", "writes")
-_SPEED = ("faster", "speedup", "speed-up", "speed up", "quicker", "beats", "than torch")
-
-
-@dataclass
-class Quote:
-    kind: str
-    value: float
-    text: str
-    sentence: str
-
-
-def _quotes(text: str) -> list[Quote]:
-    found = []
-    for sentence in _SENTENCES.split(text.lower()):
-        taken: list[tuple[int, int]] = []
-        for kind, pat in _PATTERNS:
-            for m in pat.finditer(sentence):
-                if any(a <= m.start() < b for a, b in taken):
-                    continue
-                taken.append((m.start(), m.end()))
-                value = float(m.group(1).replace(",", "."))
-                unit = m.group(2) if m.lastindex and m.lastindex >= 2 else ""
-                if kind == "gbps" and unit == "tb/s":
-                    value *= 1000
-                if kind == "bytes":
-                    value *= {
-                        "kb": 1e3,
-                        "mb": 1e6,
-                        "gb": 1e9,
-                        "kib": 2**10,
-                        "mib": 2**20,
-                        "gib": 2**30,
-                    }[unit]
-                if kind == "time" and unit == "ms":
-                    value *= 1000
-                if kind == "ratio":
-                    kind = (
-                        "traffic_ratio"
-                        if any(w in sentence for w in _TRAFFIC)
-                        and not any(w in sentence for w in _SPEED)
-                        else "speedup"
-                    )
-                if kind == "percent":
-                    kind = "occupancy" if "occupancy" in sentence else "percent"
-                found.append(Quote(kind, value, m.group(0).strip(), sentence.strip()))
-    return found
+# a claim's quantity -> the facts it may be compared with
+QUANTITIES: dict[str, tuple[str, ...]] = {
+    "traffic": ("traffic",),
+    "traffic_ratio": ("traffic_ratio",),
+    "bandwidth": ("bandwidth",),
+    "time": ("time",),
+    "speedup": ("speedup",),
+    "ratio": ("speedup", "traffic_ratio"),
+    "pct_of_peak": ("pct_of_peak",),
+    "occupancy": ("occupancy",),
+    "l2_hit": ("l2_hit",),
+    "percent": ("pct_of_peak", "occupancy", "l2_hit"),
+    "kernels": ("kernels",),
+}
+NAMES = {
+    "traffic": "DRAM traffic",
+    "traffic_ratio": "DRAM traffic ratio",
+    "bandwidth": "bandwidth",
+    "time": "time",
+    "speedup": "speedup",
+    "ratio": "ratio",
+    "pct_of_peak": "% of peak",
+    "occupancy": "occupancy",
+    "l2_hit": "L2 hit rate",
+    "percent": "percentage",
+    "kernels": "kernel count",
+}
+# a traffic claim's direction (claims.Claim.direction) -> the fact it is compared with
+TRAFFIC_LABELS = {
+    None: "DRAM traffic (read + written)",
+    "read": "DRAM bytes read",
+    "write": "DRAM bytes written",
+}
+# what each requirement accepts: a checked, passing claim compared with one of these facts
+REQUIRED: dict[str, tuple[tuple[str, ...], str]] = {
+    "traffic": (
+        ("traffic", "traffic_ratio"),
+        "the DRAM traffic (bytes moved, or a traffic ratio against the naive or torch version)",
+    ),
+    "speed": (("speedup", "time"), "the speed (a speedup or a time)"),
+}
 
 
-def _measured(
-    bench: BenchmarkResult, prof: ProfileResult | None
-) -> dict[str, list[tuple[float, str]]]:
-    m: dict[str, list[tuple[float, str]]] = {
-        k: [] for k in ("speedup", "traffic_ratio", "bytes", "gbps", "percent", "occupancy", "time")
+def _subject(c: Claim) -> str:
+    return c.subject or "submission"
+
+
+def _where(c: Claim, cite: Citable) -> str:
+    if c.geomean and c.quantity in ("speedup", "ratio"):
+        return "the geometric mean over the benchmark shapes"
+    dims = c.dims or cite.shape
+    dtype = c.dtype or (cite.dtype if not c.dims or c.dims == cite.shape else "")
+    return facts.shape_text(dims, dtype) + ("" if c.dims or c.dtype else " (the course's shape)")
+
+
+def _at_shape(c: Claim, cite: Citable, pool: list[Fact]) -> list[Fact]:
+    """The facts at the shape and dtype the claim names; none named: the course's shape (and,
+    for a speedup, also the geometric mean)."""
+    if c.geomean and c.quantity in ("speedup", "ratio"):
+        return [f for f in pool if f.shape_name == facts.GEOMEAN]
+    shaped = [f for f in pool if f.shape_name != facts.GEOMEAN]
+    if not c.dims and not c.dtype:
+        here = [f for f in shaped if f.shape_name == cite.shape_name]
+        if c.quantity in ("speedup", "ratio"):
+            here += [f for f in pool if f.shape_name == facts.GEOMEAN]
+        return here
+    dims = c.dims
+    dtype = c.dtype
+    if dims is not None and dtype is None and dims == cite.shape:
+        dtype = cite.dtype
+    if dims is None and any(f.shape == cite.shape and f.dtype == dtype for f in shaped):
+        dims = cite.shape
+    return [
+        f
+        for f in shaped
+        if (dims is None or f.shape == dims) and (dtype is None or f.dtype == dtype)
+    ]
+
+
+def _candidates(c: Claim, cite: Citable) -> list[Fact]:
+    kinds = QUANTITIES[c.quantity]
+    pool = [f for f in cite.facts if f.quantity in kinds]
+    if c.quantity in ("speedup", "traffic_ratio", "ratio"):
+        pool = [f for f in pool if c.versus is None or f.versus == c.versus]
+    else:
+        pool = [f for f in pool if f.impl == _subject(c)]
+    if c.quantity == "traffic":
+        pool = [f for f in pool if f.label == TRAFFIC_LABELS[c.direction]]
+    return _at_shape(c, cite, pool)
+
+
+def _claimed(c: Claim, f: Fact) -> float:
+    """The claim's value in the fact's terms: '76 % less traffic' is a ratio of 1/(1-0.76),
+    '58 % faster' one of 1.58, '0.24× the traffic' one of 1/0.24."""
+    v = c.value
+    if c.percent_form == "less" and v < 100:
+        return 1 / (1 - v / 100)
+    if c.percent_form == "more":
+        return 1 + v / 100
+    if f.quantity in ("speedup", "traffic_ratio") and 0 < v < 1 <= f.value:
+        return 1 / v
+    return v
+
+
+def _rel(c: Claim, f: Fact) -> float:
+    return abs(_claimed(c, f) - f.value) / max(abs(f.value), 1e-9)
+
+
+def _who(c: Claim) -> str:
+    if c.quantity in ("speedup", "traffic_ratio", "ratio"):
+        base = facts.impl_name(c.versus) if c.versus else "any baseline (none named)"
+        return f"yours vs {base}"
+    return facts.impl_name(_subject(c)) + ("" if c.subject else " (no implementation named)")
+
+
+def check_claim(c: Claim, cite: Citable | None, rubric: RubricSpec) -> dict[str, Any]:
+    """One claim against the facts: a record for ExplanationCheck.numbers, with 'message'
+    set when it fails."""
+    record: dict[str, Any] = {
+        "quote": c.quote,
+        "sentence": c.sentence,
+        "quantity": c.quantity,
+        "kind": c.quantity,
+        "subject": _subject(c),
+        "versus": c.versus,
+        "negated": c.negated,
+        "checked": False,
+        "ok": False,
     }
-    for s in bench.shapes:
-        for base, r in s.speedup.items():
-            m["speedup"].append((r.median, f"{r.median:.2f}× over {base} at {s.name}"))
-        m["gbps"].append((s.gbps, f"{s.gbps:.0f} GB/s at {s.name}"))
-        if s.pct_of_peak is not None:
-            m["percent"].append((s.pct_of_peak, f"{s.pct_of_peak:.0f} % of peak at {s.name}"))
-        for impl, us in s.times_us.items():
-            m["time"].append((us, f"{us:.1f} µs ({impl}, {s.name})"))
-    for base, r in bench.geomean.items():
-        m["speedup"].append((r.median, f"{r.median:.2f}× over {base} (geometric mean)"))
-    if prof and prof.totals:
-        mine = prof.totals.get("submission")
-        for impl, t in prof.totals.items():
-            m["bytes"].append((t.dram_bytes, f"{t.dram_bytes / 1e6:.0f} MB ({impl})"))
-            if t.dram_pct_of_peak is not None:
-                m["percent"].append(
-                    (t.dram_pct_of_peak, f"{t.dram_pct_of_peak:.0f} % DRAM ({impl})")
-                )
-            if mine and impl != "submission" and mine.dram_bytes:
-                ratio = t.dram_bytes / mine.dram_bytes
-                m["traffic_ratio"].append((ratio, f"{ratio:.1f}× ({impl} vs yours)"))
-        for k in prof.kernels:
-            if k.impl == "submission" and k.occupancy_pct is not None:
-                m["occupancy"].append((k.occupancy_pct, f"{k.occupancy_pct:.0f} % occupancy"))
-    return m
+    said = f"'{'not ' if c.negated else ''}{c.quote}'"
+    what = f"{NAMES[c.quantity]}, {_who(c)}"
+    if cite is None:
+        record["message"] = f"You wrote {said} ({what}); nothing was measured to check it against."
+        return record
+    where = _where(c, cite)
+    record["shape"] = where
+    what = f"{what}, {where}"
+    found = _candidates(c, cite)
+    if not found:
+        known = sorted({f.shape_name for f in cite.facts if f.quantity in QUANTITIES[c.quantity]})
+        record["message"] = (
+            f"You wrote {said} ({what}): kgrade measured no {NAMES[c.quantity]} of that "
+            f"implementation at that shape (it has one at: {', '.join(known) or 'none'}). "
+            "Name the shape and the implementation the number is for."
+        )
+        return record
+    best = min(found, key=lambda f: _rel(c, f))
+    rel = _rel(c, best)
+    tol = rubric.tolerance(best.quantity)
+    within = rel <= tol
+    ok = not within if c.negated else within
+    record.update(
+        checked=True,
+        ok=ok,
+        measured=facts.describe(best),
+        closest=facts.describe(best),
+        fact=best.quantity,
+        rel_error=round(rel, 3),
+    )
+    if not ok:
+        if c.negated:
+            record["message"] = (
+                f"You wrote {said} ({what}), but it was measured: {facts.describe(best)}."
+            )
+        else:
+            others = "; ".join(facts.describe(f) for f in found if f is not best)[:400]
+            also = f" Also measured: {others}." if others else ""
+            record["message"] = (
+                f"You wrote {said} ({what}); measured: {facts.describe(best)} — off by "
+                f"{rel:.0%}, more than {tol:.0%}.{also}"
+            )
+    return record
 
 
-def check(
-    text: str, rubric: RubricSpec, bench: BenchmarkResult, prof: ProfileResult | None
-) -> ExplanationCheck:
+def check(text: str, rubric: RubricSpec, cite: Citable | None) -> ExplanationCheck:
     lowered = text.lower()
     result = ExplanationCheck(backed=True)
     for point, words in rubric.explanation_points.items():
@@ -119,36 +205,39 @@ def check(
                 f"Your explanation does not address '{point.replace('_', ' ')}' "
                 f"(e.g. mention {', '.join(words[:3])})."
             )
-    measured = _measured(bench, prof)
-    tol = rubric.number_tolerance
-    for q in _quotes(text):
-        candidates = measured.get(q.kind, [])
-        if not candidates:
-            result.numbers.append({"quote": q.text, "kind": q.kind, "checked": False})
-            continue
-        best = min(candidates, key=lambda c: abs(c[0] - q.value) / max(abs(c[0]), 1e-9))
-        rel = abs(best[0] - q.value) / max(abs(best[0]), 1e-9)
-        ok = rel <= tol
-        result.numbers.append(
-            {
-                "quote": q.text,
-                "kind": q.kind,
-                "closest": best[1],
-                "rel_error": round(rel, 3),
-                "checked": True,
-                "ok": ok,
-            }
-        )
-        if not ok:
+    for c in claims.read(text):
+        record = check_claim(c, cite, rubric)
+        result.numbers.append(record)
+        if not record["ok"]:
             result.backed = False
+            result.messages.append(record["message"])
+    passed = {n["fact"] for n in result.numbers if n["ok"] and n["checked"] and not n["negated"]}
+    for need in rubric.required_claims:
+        kinds, name = REQUIRED.get(need, ((need,), need))
+        if not passed & set(kinds):
+            result.backed = False
+            example = _example(need, cite)
             result.messages.append(
-                f"Your explanation says {q.text} ({q.kind.replace('_', ' ')}); the closest "
-                f"measurement is {best[1]} — off by {rel:.0%}, more than {tol:.0%}."
+                f"Your explanation cites no checked number for {name}: quote one from "
+                f"'What you can cite'{f', e.g. {example}' if example else ''}."
             )
-    if not any(n.get("checked") for n in result.numbers):
-        result.backed = False
-        result.messages.append(
-            "Your explanation quotes no measured number (speedup, DRAM bytes or traffic ratio, "
-            "GB/s, % of peak, occupancy): back it with the Nsight and benchmark figures."
-        )
     return result
+
+
+def _example(need: str, cite: Citable | None) -> str:
+    if cite is None:
+        return ""
+    at = [f for f in cite.facts if f.shape_name == cite.shape_name]
+    if need == "traffic":
+        total = {
+            f.impl: f.text
+            for f in at
+            if f.quantity == "traffic" and f.label.startswith("DRAM traffic")
+        }
+        if "submission" in total and "naive" in total:
+            return f"'my kernel moves {total['submission']}, the naive version {total['naive']}'"
+    if need == "speed":
+        sp = next((f for f in at if f.quantity == "speedup" and f.versus == "torch"), None)
+        if sp is not None:
+            return f"'my kernel is {sp.text} faster than torch at {facts.where(sp)}'"
+    return ""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from grader.models import CaseResult, GradeResult, Verdict
+from grader import facts
+from grader.models import CaseResult, GradeResult, ProfileResult, Verdict
 from grader.text import untrusted
 
 
@@ -37,33 +38,13 @@ def render(result: GradeResult) -> str:
         out += ["", f"autotune configs: {good} of {len(result.configs)} correct on every case"]
     if result.benchmark:
         out += ["", *_benchmark_lines(result)]
-    if result.profile and result.profile.kernels:
-        out += ["", f"Nsight Compute, {tuple(result.profile.shape)} {result.profile.dtype}:"]
-        for k in result.profile.kernels:
-            mb = (k.dram_read_bytes + k.dram_write_bytes) / 1e6
-            out.append(
-                f"  {k.impl:<10} {k.duration_us:8.1f} µs  {mb:8.1f} MB DRAM  "
-                f"{k.dram_pct_of_peak or 0:5.1f} % peak  occ {k.occupancy_pct or 0:5.1f} %  "
-                f"{k.name[:60]}"
-            )
-        if result.profile.configs:
-            out.append(
-                "  your call ran the configs your autotuner picked while timed: "
-                + "; ".join(result.profile.configs)
-            )
-        if result.profile.baselines_measured not in (None, "now"):
-            out.append(
-                f"  (baselines profiled {result.profile.baselines_measured} on this GPU model and "
-                "versions, without any submission; kept)"
-            )
-        if result.profile.report_file:
-            out.append(f"  full report: {result.profile.report_file}")
+    for profile in [result.profile, *result.extra_profiles]:
+        if profile and profile.kernels:
+            out += ["", *_profile_lines(profile)]
+    if result.citable and result.citable.facts:
+        out += ["", *facts.render_lines(result.citable)]
     if result.explanation:
-        out += ["", f"explanation: {'backed' if result.explanation.backed else 'not backed'}"]
-        for n in result.explanation.numbers:
-            if n.get("checked"):
-                mark = "ok " if n.get("ok") else "OFF"
-                out.append(f"  {mark} {n['quote']!r} vs {n['closest']}")
+        out += ["", *_explanation_lines(result)]
     if result.stdout.strip():
         out += ["", "your program's output (trimmed):"]
         out += ["  " + line for line in result.stdout.strip().splitlines()[-20:]]
@@ -78,6 +59,44 @@ def render(result: GradeResult) -> str:
     # A result graded now was cleaned where the child's text entered (grader/text.py); one
     # stored earlier, or from another server (`kgrade status`), is made safe to print here.
     return untrusted("\n".join(out), lines=True)
+
+
+def _profile_lines(profile: ProfileResult) -> list[str]:
+    where = facts.shape_text(profile.shape, profile.dtype)
+    out = [f"Nsight Compute, {profile.name + ' · ' if profile.name else ''}{where}:"]
+    for k in profile.kernels:
+        mb = (k.dram_read_bytes + k.dram_write_bytes) / 1e6
+        l2 = f"  L2 hit {k.l2_hit_pct:5.1f} %" if k.l2_hit_pct is not None else ""
+        out.append(
+            f"  {k.impl:<10} {k.duration_us:8.1f} µs  {mb:8.1f} MB DRAM  "
+            f"{k.dram_pct_of_peak or 0:5.1f} % peak  occ {k.occupancy_pct or 0:5.1f} %{l2}  "
+            f"{k.name[:60]}"
+        )
+    if profile.configs:
+        out.append(
+            "  your call ran the configs your autotuner picked while timed: "
+            + "; ".join(profile.configs)
+        )
+    if profile.baselines_measured not in (None, "now"):
+        out.append(
+            f"  (baselines profiled {profile.baselines_measured} on this GPU model and "
+            "versions, without any submission; kept)"
+        )
+    if profile.report_file:
+        out.append(f"  full report: {profile.report_file}")
+    return out
+
+
+def _explanation_lines(result: GradeResult) -> list[str]:
+    e = result.explanation
+    assert e is not None
+    out = [f"explanation: {'backed' if e.backed else 'not backed'}, claim by claim:"]
+    for n in e.numbers:
+        mark = "ok " if n.get("ok") else "OFF" if n.get("checked") else "?? "
+        said = f"{'not ' if n.get('negated') else ''}{n['quote']}"
+        what = n.get("measured") or n.get("closest") or "nothing measured of that"
+        out.append(f"  {mark} {said!r} ({n.get('kind', '')}, {n.get('subject', '')}) vs {what}")
+    return out
 
 
 def _benchmark_lines(result: GradeResult) -> list[str]:

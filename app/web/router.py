@@ -23,7 +23,9 @@ from app.settings import get_settings
 from app.submissions import grading_review as review
 from app.submissions import service
 from app.web import plots, session
+from grader import facts
 from grader.checkpoints import BUILTIN_DIR
+from grader.models import Citable
 from grader.text import untrusted
 
 HERE = Path(__file__).resolve().parent
@@ -178,12 +180,22 @@ def _grouped(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
+def _cite_tables(result: dict[str, Any]) -> list[facts.Table]:
+    """'What you can cite', as tables (grader/facts.py), from a stored result."""
+    try:
+        cite = Citable.model_validate(result["citable"]) if result.get("citable") else None
+    except ValueError:
+        return []
+    return facts.tables(cite) if cite is not None else []
+
+
 def _view(sub: Any) -> dict[str, Any]:
     result = sub.result or {}
     bench = result.get("benchmark")
     return {
         "sub": sub,
         "r": result,
+        "cite_tables": _cite_tables(result),
         "groups": _grouped(result.get("cases") or []),
         "roofline": plots.roofline(bench) if bench and bench.get("shapes") else None,
         "lines": sub.source.splitlines(),

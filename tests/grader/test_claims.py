@@ -1,0 +1,179 @@
+"""The claim reader (grader/claims.py): numbers with their units written every usual way,
+the quantity, the implementation and the shape each is about, negations, several numbers in
+one sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader import claims
+from grader.claims import Claim
+
+
+def one(sentence: str) -> Claim:
+    found = claims.read(sentence)
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "quantity", "value"),
+    [
+        ("my kernel moves 241 MB", "traffic", 241e6),
+        ("my kernel moves 241MB", "traffic", 241e6),
+        ("my kernel moves 241 mb", "traffic", 241e6),
+        ("my kernel moves 241,5 MB", "traffic", 241.5e6),  # a decimal comma
+        ("my kernel moves 230 MiB", "traffic", 230 * 2**20),
+        ("my kernel moves 1.0 GB", "traffic", 1e9),
+        ("my kernel moves 1 GiB", "traffic", 2**30),
+        ("my kernel moves 241 megabytes", "traffic", 241e6),
+        ("my kernel moves 241000000 bytes", "traffic", 241e6),
+        ("it reaches 3857 GB/s", "bandwidth", 3857.0),
+        ("it reaches 3,857 GB/s", "bandwidth", 3857.0),  # a thousands separator
+        ("it reaches 3\u202f857 GB/s", "bandwidth", 3857.0),  # a narrow no-break space
+        ("it reaches 3.86 TB/s", "bandwidth", 3860.0),
+        ("it reaches 3,86 TB/s", "bandwidth", 3860.0),
+        ("it reaches 3857 GB per second", "bandwidth", 3857.0),
+        ("it takes 69.6 µs", "time", 69.6),  # the micro sign
+        ("it takes 69.6 μs", "time", 69.6),  # the Greek mu
+        ("it takes 69.6 us", "time", 69.6),
+        ("it takes 69,6 us", "time", 69.6),
+        ("it takes 69.6 microseconds", "time", 69.6),
+        ("it takes 0.07 ms", "time", 70.0),
+        ("it takes 69600 ns", "time", 69.6),
+        ("it reaches 87% of peak", "pct_of_peak", 87.0),
+        ("it reaches 87 % of peak", "pct_of_peak", 87.0),
+        ("it reaches 87 percent of peak DRAM throughput", "pct_of_peak", 87.0),
+        ("it reaches 87,5 % of the peak bandwidth", "pct_of_peak", 87.5),
+        ("achieved occupancy is 91%", "occupancy", 91.0),
+        ("the L2 hit rate is 12 %", "l2_hit", 12.0),
+        ("it is 1.58x faster than torch", "speedup", 1.58),
+        ("it is 1.58× faster than torch", "speedup", 1.58),
+        ("it is 1.58 X faster than torch", "speedup", 1.58),
+        ("it is 1,58x faster than torch", "speedup", 1.58),
+        ("it is 1.58 times faster than torch", "speedup", 1.58),
+        ("a 1.58x speedup over torch", "speedup", 1.58),
+        ("the naive version moves 4.2x more DRAM traffic", "traffic_ratio", 4.2),
+        ("a 4.2-fold reduction of the bytes moved from DRAM", "traffic_ratio", 4.2),
+    ],
+)
+def test_units_written_every_usual_way(text: str, quantity: str, value: float) -> None:
+    c = one(text)
+    assert c.quantity == quantity
+    assert c.value == pytest.approx(value, rel=1e-6)
+
+
+def test_percentages_that_are_ratios() -> None:
+    less = one("my kernel moves 76 % less DRAM traffic than the naive version")
+    assert (less.quantity, less.percent_form, less.versus) == ("traffic_ratio", "less", "naive")
+    more = one("it is 58% faster than torch")
+    assert (more.quantity, more.percent_form, more.versus) == ("speedup", "more", "torch")
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("my kernel moves 241 MB", "submission"),
+        ("mine moves 241 MB", "submission"),
+        ("the fused version moves 241 MB", "submission"),
+        ("the Triton kernel moves 241 MB", "submission"),
+        ("the naive version moves 1.0 GB", "naive"),
+        ("the unfused version moves 1.0 GB", "naive"),
+        ("the naive PyTorch code moves 1.0 GB", "naive"),
+        ("PyTorch moves 241 MB", "torch"),
+        ("torch moves 241 MB", "torch"),
+        ("F.softmax moves 241 MB", "torch"),
+        ("torch.softmax takes 110 µs", "torch"),
+        ("torch.compile takes 95 µs", "compile"),
+        ("it takes 110 µs for torch", "torch"),
+        ("it moves 1.0 GB (naive)", "naive"),
+        ("it moves 241 MB", None),  # none named: the submission
+    ],
+)
+def test_the_subject_a_number_is_about(text: str, subject: str | None) -> None:
+    assert one(text).subject == subject
+
+
+def test_five_kernels_is_the_naive_version_and_its_kernel_count() -> None:
+    found = claims.read("My kernel replaces five kernels with a single kernel.")
+    assert [(c.quantity, c.value, c.subject) for c in found] == [
+        ("kernels", 5.0, "naive"),
+        ("kernels", 1.0, "submission"),
+    ]
+
+
+def test_several_numbers_in_one_sentence() -> None:
+    found = claims.read(
+        "The naive version moves 4.2x more DRAM traffic (1.0 GB against 241 MB), and my "
+        "kernel reaches 3857 GB/s, 87% of peak, and is 1.58x faster than torch.softmax."
+    )
+    got = [(c.quote, c.quantity, c.subject, c.versus) for c in found]
+    assert got == [
+        ("4.2x", "traffic_ratio", "submission", "naive"),
+        ("1.0 GB", "traffic", "naive", None),
+        ("241 MB", "traffic", "submission", None),
+        ("3857 GB/s", "bandwidth", "submission", None),
+        ("87%", "pct_of_peak", "submission", None),
+        ("1.58x", "speedup", "submission", "torch"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fusion cuts DRAM traffic from 1.0 GB (naive) to 241 MB.",
+        "My kernel moves 241 MB instead of the 1.0 GB of the naive version.",
+        "The naive version moves 1.0 GB, my fused kernel 241 MB.",
+        "The naive version moves 1.0 GB of DRAM traffic whereas mine moves 241 MB.",
+    ],
+)
+def test_comparisons_give_each_side_its_number(text: str) -> None:
+    by_value = {c.value: c.subject or "submission" for c in claims.read(text)}
+    assert by_value == {1e9: "naive", 241e6: "submission"}
+
+
+def test_a_time_compared_with_a_baseline_named_later_is_mine() -> None:
+    found = claims.read("It takes 70 us, faster than torch's 110 µs.")
+    assert [(c.value, c.subject) for c in found] == [(70.0, None), (110.0, "torch")]
+
+
+def test_negations() -> None:
+    found = claims.read("It is not 2x faster than F.softmax, only 1.5×.")
+    assert [(c.value, c.negated) for c in found] == [(2.0, True), (1.5, False)]
+    assert one("The naive version isn't 300 µs.").negated
+    assert not one("There is no magic, it takes 70 µs.").negated
+
+
+@pytest.mark.parametrize(
+    ("text", "dims", "dtype"),
+    [
+        ("at 8192×4096 it moves 241 MB", [8192, 4096], None),
+        ("at 8192x4096 fp32 it moves 241 MB", [8192, 4096], "float32"),
+        ("at 8192 × 4096 in bf16 it moves 120 MB", [8192, 4096], "bfloat16"),
+        ("on 4096*600 float16 it takes 9 µs", [4096, 600], "float16"),
+        ("in bfloat16 it moves 120 MB", None, "bfloat16"),
+        ("it moves 241 MB", None, None),
+    ],
+)
+def test_the_shape_and_dtype_a_sentence_names(
+    text: str, dims: list[int] | None, dtype: str | None
+) -> None:
+    c = one(text)  # and the shape itself is no ratio
+    assert (c.dims, c.dtype) == (dims, dtype)
+
+
+def test_a_geometric_mean_is_recognised() -> None:
+    c = one("It is 1.5x faster than torch (geometric mean over the benchmark shapes).")
+    assert c.geomean and c.quantity == "speedup"
+
+
+def test_sentences_split_at_full_stops_but_not_inside_numbers_or_names() -> None:
+    text = (
+        "It is 1.58x faster than F.softmax and torch.compile, e.g. at 8192×4096. "
+        "The naive version vs. mine: 1.0 GB!\nIt takes 69.6 µs"
+    )
+    assert claims.sentences(text) == [
+        "It is 1.58x faster than F.softmax and torch.compile, e.g. at 8192×4096.",
+        "The naive version vs. mine: 1.0 GB!",
+        "It takes 69.6 µs",
+    ]
