@@ -29,6 +29,7 @@ IMPORTS: dict[str, frozenset[str] | None] = {
     "triton.language.extra.libdevice": None,
     "triton.language.extra.cuda": frozenset({"libdevice"}),
     "triton.language.extra.cuda.libdevice": None,
+    "triton.tools.tensor_descriptor": frozenset({"TensorDescriptor"}),
     "math": None,
     "typing": None,
     "functools": None,
@@ -92,6 +93,10 @@ TORCH = DTYPES | {
     "result_type",
     # views
     "as_strided",
+    # memory formats (empty_like(x, memory_format=...))
+    "contiguous_format",
+    "preserve_format",
+    "channels_last",
     # context
     "no_grad",
     "inference_mode",
@@ -244,7 +249,10 @@ CONTAINERS = frozenset(
     }
 )
 CONFIG = frozenset({"kwargs", "num_warps", "num_stages", "num_ctas", "maxnreg"})
-ANY_OBJECT = TENSOR | DEVICE_PROPERTIES | CONTAINERS | CONFIG
+DESCRIPTOR = frozenset({"from_tensor"})  # triton.tools.tensor_descriptor.TensorDescriptor
+ANY_OBJECT = TENSOR | DEVICE_PROPERTIES | CONTAINERS | CONFIG | DESCRIPTOR
+# torch.finfo(dtype) / torch.iinfo(dtype), called in place or bound to a name first
+FINFO = frozenset({"min", "max", "eps", "tiny", "bits", "resolution", "smallest_normal"})
 
 # --- host code: builtins --------------------------------------------------------------------
 HOST_BUILTINS = frozenset(
@@ -348,8 +356,19 @@ def kernel_attributes() -> frozenset[str]:
     names: set[str] = set()
     for t in (tl.tensor, tl.dtype, tl.pointer_type, tl.constexpr):
         names |= {n for n in dir(t) if not n.startswith("_")}
-    instance = {"dtype", "shape", "type", "T", "numel", "element_ty", "primitive_bitwidth", "value"}
+    instance = {"dtype", "shape", "type", "T", "numel", "element_ty", "primitive_bitwidth"}
     return frozenset(names | instance) | triton_language()
+
+
+@cache
+def host_triton_language() -> frozenset[str]:
+    """What host code may take from triton.language: its dtypes and the types that annotate a
+    kernel's parameters. Its functions are device code: under the interpreter they would run
+    on the host, in a grid function say, unwatched."""
+    import triton.language as tl
+
+    dtypes = {n for n in triton_language() if isinstance(getattr(tl, n, None), tl.dtype)}
+    return frozenset(dtypes | {"constexpr", "tensor", "dtype", "pointer_type", "block_type"})
 
 
 def module_members(module: str) -> frozenset[str] | None:

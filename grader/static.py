@@ -155,6 +155,17 @@ class Checker:
                 self.module_names |= set(n.names)
         self.module_names |= glob
         self.constants = self._constants(tree, body)
+        # names bound only ever to torch.finfo(...)/iinfo(...): their .min/.max are allowed
+        stores: dict[str, int] = {}
+        finfo: dict[str, int] = {}
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                stores[n.id] = stores.get(n.id, 0) + 1
+            if isinstance(n, ast.Assign) and self._finfo_call(n.value):
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        finfo[t.id] = finfo.get(t.id, 0) + 1
+        self.finfo_names = {name for name, k in finfo.items() if stores.get(name) == k}
 
     # --- what the file defines ---------------------------------------------------------------
     def canon(self, node: ast.AST) -> str | None:
@@ -378,6 +389,7 @@ class Checker:
             for d in [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
                 if not self._literal(d):
                     self.refuse(d, "a kernel's default argument must be a constant")
+            self._kernel_annotations(node)
         for dec in node.decorator_list:
             name = self._decorator(dec)
             if name not in al.KERNEL_DECORATORS | al.HOST_DECORATORS:
@@ -396,6 +408,29 @@ class Checker:
         for stmt in node.body:
             self.visit(stmt, chain, is_kernel)
         return False
+
+    def _kernel_annotations(self, node: ast.FunctionDef) -> None:
+        """A kernel's annotations run where its def runs (also where kgrade compiles it):
+        only triton.language's names (`tl.constexpr`, a dtype), int/float/bool, or a string."""
+        a = node.args
+        params = [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
+        for ann in [p.annotation for p in params if p is not None] + [node.returns]:
+            if ann is None or (isinstance(ann, ast.Constant) and isinstance(ann.value, str)):
+                continue
+            if (
+                isinstance(ann, ast.Name)
+                and ann.id in {"int", "float", "bool"}
+                and ann.id not in self.module_names
+            ):  # a builtin type, which Triton reads (`int`: i32)
+                continue
+            name = self.canon(ann) if isinstance(ann, ast.Name | ast.Attribute) else None
+            if name is None or not name.startswith("triton.language."):
+                self.refuse(
+                    ann,
+                    f"the annotation '{ast.unparse(ann)[:60]}' of a kernel is not allowed: "
+                    "annotate kernel parameters with triton.language names (tl.constexpr, "
+                    "tl.float32), int, float, bool or not at all",
+                )
 
     def _arguments(self, args: ast.arguments, scopes: list[set[str]]) -> None:
         for d in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
@@ -448,6 +483,14 @@ class Checker:
             return False
         if name in self.aliases:
             self._module_value(node, self.aliases[name])
+            canon = self.aliases[name]
+            member = canon.rsplit(".", 1)[-1]
+            if (
+                canon.startswith("triton.language.")
+                and canon not in MODULES
+                and member not in al.host_triton_language()
+            ):
+                self.refuse(node, f"'{canon}' is device code: call it inside a @triton.jit kernel")
         elif not local and name not in self.module_names and name not in al.HOST_BUILTINS:
             self.refuse(
                 node,
@@ -509,9 +552,19 @@ class Checker:
             )
         if base is not None and base in MODULES:
             allowed = self._kernel_module_members(base) if kernel else al.module_members(base)
+            if not kernel and base.startswith("triton.language"):
+                # device code: host code takes dtypes and annotation types only
+                allowed = al.host_triton_language() if base == "triton.language" else None
+                if attr not in (allowed or ()):
+                    return (
+                        f"'{base}.{attr}' is device code: call it inside a @triton.jit kernel "
+                        "(host code may use triton.language's dtypes and tl.constexpr)"
+                    )
             if attr not in (allowed or ()) and not (base == "torch" and attr in self.host_ops):
                 return f"'{base}.{attr}' is not allowed: {_member_hint(base, attr)}"
             self._module_value(node, f"{base}.{attr}")
+            return None
+        if self._finfo(node.value) and attr in al.FINFO:
             return None
         if base is not None and base.split(".")[0] in {"torch", "triton", "math"}:
             # an object of an allowed module (torch.Tensor.view, triton.Config)
@@ -524,6 +577,15 @@ class Checker:
         if attr in al.ANY_OBJECT or attr in self.host_ops:
             return None
         return f"'.{attr}' is not allowed in host code: {COMPUTE_HINT} (docs/SUBMISSIONS.md)"
+
+    def _finfo_call(self, v: ast.expr) -> bool:
+        return isinstance(v, ast.Call) and self.canon(v.func) in {"torch.finfo", "torch.iinfo"}
+
+    def _finfo(self, v: ast.expr) -> bool:
+        """torch.finfo(...)/iinfo(...), or a name only ever bound to one."""
+        if isinstance(v, ast.Call):
+            return self.canon(v.func) in {"torch.finfo", "torch.iinfo"}
+        return isinstance(v, ast.Name) and v.id in self.finfo_names
 
     def _kernel_module_members(self, base: str) -> frozenset[str]:
         if base == "math":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import select
 import sys
 import time
@@ -113,7 +114,6 @@ def main() -> int:
         return 0
     started += _phase(out, "wait", waiting) - waiting  # "start" leaves the wait out
     submission = job["submission"]
-    device = job["device"]
 
     with open(job["inputs"], "rb") as fp:
         inputs = wire.read_tensors(fp, max_total=1 << 40)
@@ -135,59 +135,8 @@ def main() -> int:
     wire.write_frame(out, {"type": "ready"})
     mark = _phase(out, "start", started)
 
-    for run in job["runs"] if not job.get("profile") else []:
-        index, total = 0, 1
-        # one copy on the device per run; each config gets a fresh device-side clone of it
-        pristine = [
-            inputs[a["tensor"]].to(device) if "tensor" in a else a["value"] for a in run["args"]
-        ]
-        while index < total and index < job["max_configs"]:
-            forcer.reset(index)
-            counter.launches, counter.refused, counter.touched = 0, [], set()
-            copy = fenced.clone if device == "cpu" else torch.clone  # see fenced.py
-            args = [copy(a) if isinstance(a, torch.Tensor) else a for a in pristine]
-            guard = guards.TorchGuard(
-                set(job["allowed_ops"]),
-                job["poison"],
-                device == "cpu",
-                inputs=args,
-                launched=counter.touched,
-            )
-            header: dict[str, Any] = {"run": run["id"], "config_index": index}
-            try:
-                with guard:
-                    result = entry(*args)
-                if device == "cuda":
-                    torch.cuda.synchronize()
-            except BaseException as exc:
-                header.update(type="run_error", **describe(exc, submission))
-                header.update(configs=list(forcer.seen.values()), used=forcer.used)
-                header.update(forbidden=guard.forbidden + counter.refused)
-                wire.write_frame(out, header)
-                break
-            total = forcer.count
-            header.update(
-                configs=list(forcer.seen.values()),
-                used=forcer.used,
-                launches=counter.launches,
-                forbidden=guard.forbidden + counter.refused,
-            )
-            if type(result) is not torch.Tensor:
-                header.update(type="bad_output", message=f"returned {type(result).__name__}")
-                wire.write_frame(out, header)
-            elif (
-                index > 0
-                and "sample" in run
-                and (picked := _sample(result, inputs[run["sample"]])) is not None
-            ):
-                header.update(type="result", sampled=True, full=wire.tensor_meta(result))
-                header["tensor"] = wire.tensor_meta(picked)
-                wire.write_frame(out, header, wire.tensor_bytes(picked))
-            else:
-                header.update(type="result", tensor=wire.tensor_meta(result))
-                wire.write_frame(out, header, wire.tensor_bytes(result))
-            index += 1
-        del pristine
+    if not job.get("profile"):
+        run_cases(job, out, entry, inputs, counter, forcer, submission)
     if job["runs"] and not job.get("profile"):
         mark = _phase(out, "cases", mark)
     if job.get("bench") or job.get("profile"):
@@ -196,6 +145,115 @@ def main() -> int:
     wire.write_frame(out, {"type": "done"})
     out.close()
     return 0
+
+
+def run_cases(
+    job: dict[str, Any],
+    out: Any,
+    entry: Any,
+    inputs: list[torch.Tensor],
+    counter: guards.LaunchCounter,
+    forcer: guards.ConfigForcer,
+    submission: str,
+) -> None:
+    """Every run under every autotune config, config by config, the runs of each config in an
+    order drawn here (the submission cannot see it): calls with the same inputs are never
+    back to back, so a config cannot be handed the output an earlier one computed."""
+    device = job["device"]
+    runs = job["runs"]
+    # one copy on the device per run; each call gets a fresh device-side clone of it
+    pristine = {
+        run["id"]: [
+            inputs[a["tensor"]].to(device) if "tensor" in a else a["value"] for a in run["args"]
+        ]
+        for run in runs
+    }
+    totals = {run["id"]: 1 for run in runs}  # a run's pruned configs, once its first call ran
+    index, order = 0, random.SystemRandom()
+    while index < min(max(totals.values(), default=0), job["max_configs"]):
+        todo = [run for run in runs if index < totals[run["id"]]]
+        order.shuffle(todo)
+        for run in todo:
+            if not _one_call(
+                job,
+                out,
+                entry,
+                inputs,
+                run,
+                pristine[run["id"]],
+                index,
+                counter,
+                forcer,
+                submission,
+            ):
+                totals[run["id"]] = 0  # an error: no more configs for this run
+            elif index == 0:
+                totals[run["id"]] = forcer.count
+        index += 1
+
+
+def _one_call(
+    job: dict[str, Any],
+    out: Any,
+    entry: Any,
+    inputs: list[torch.Tensor],
+    run: dict[str, Any],
+    pristine: list[Any],
+    index: int,
+    counter: guards.LaunchCounter,
+    forcer: guards.ConfigForcer,
+    submission: str,
+) -> bool:
+    """One call of the entry, under config `index`; its frame sent. False: it raised."""
+    device = job["device"]
+    forcer.reset(index)
+    counter.launches, counter.refused, counter.touched = 0, [], set()
+    # under the interpreter, the parent compiles what the first config launched
+    counter.record = index == 0 and device == "cpu"
+    copy = fenced.clone if device == "cpu" else torch.clone  # see fenced.py
+    args = [copy(a) if isinstance(a, torch.Tensor) else a for a in pristine]
+    guard = guards.TorchGuard(
+        set(job["allowed_ops"]),
+        job["poison"],
+        device == "cpu",
+        inputs=args,
+        launched=counter.touched,
+    )
+    header: dict[str, Any] = {"run": run["id"], "config_index": index}
+    try:
+        with guard:
+            result = entry(*args)
+        if device == "cuda":
+            torch.cuda.synchronize()
+    except BaseException as exc:
+        header.update(type="run_error", **describe(exc, submission))
+        header.update(configs=list(forcer.seen.values()), used=forcer.used)
+        header.update(forbidden=guard.forbidden + counter.refused)
+        header.update(launched=counter.take())
+        wire.write_frame(out, header)
+        return False
+    header.update(
+        configs=list(forcer.seen.values()),
+        used=forcer.used,
+        launches=counter.launches,
+        forbidden=guard.forbidden + counter.refused,
+        launched=counter.take(),
+    )
+    if type(result) is not torch.Tensor:
+        header.update(type="bad_output", message=f"returned {type(result).__name__}")
+        wire.write_frame(out, header)
+    elif (
+        index > 0
+        and "sample" in run
+        and (picked := _sample(result, inputs[run["sample"]])) is not None
+    ):
+        header.update(type="result", sampled=True, full=wire.tensor_meta(result))
+        header["tensor"] = wire.tensor_meta(picked)
+        wire.write_frame(out, header, wire.tensor_bytes(picked))
+    else:
+        header.update(type="result", tensor=wire.tensor_meta(result))
+        wire.write_frame(out, header, wire.tensor_bytes(result))
+    return True
 
 
 def gpu_stage(
@@ -221,9 +279,14 @@ def gpu_stage(
         bench.profile_replay(entry, baselines, spec["shapes"][0], inputs, spec["impls"])
         wire.write_frame(out, {"type": "profiled", "configs": list(dict.fromkeys(forcer.used))})
         return
+    problem = bench.load_problem(spec["problem"])
     for shape in spec["shapes"]:
         try:
-            bench.benchmark(out, entry, baselines, shape, inputs, spec["flush_bytes"])
+            if "fresh" in shape:  # the parent times the baselines, taking turns (turns.py)
+                control = sys.stdin.buffer
+                bench.benchmark_fresh(out, control, entry, problem, shape, spec["flush_bytes"])
+            else:
+                bench.benchmark(out, entry, baselines, shape, inputs, spec["flush_bytes"])
         except BaseException as exc:
             frame = {"type": "bench_error", "shape": shape["id"], **describe(exc, submission)}
             wire.write_frame(out, frame)

@@ -89,6 +89,11 @@ HARMLESS_OPS = ALLOC_OPS | {
 }
 
 
+# An epilogue that reduces (a checkpoint's `sum`, `mean`) must reduce a kernel's output whole:
+# a reduction along a dim would be a kernel's work done in torch (the row sums of a softmax).
+REDUCTIONS = {"sum", "mean", "amax", "amin", "max", "min", "prod", "logsumexp", "norm"}
+
+
 def _fresh(out: Any, args: Any, kwargs: Any) -> bool:
     """A CPU tensor in memory of its own: no view of, nor the same tensor as, an argument."""
     if (
@@ -143,6 +148,7 @@ class TorchGuard(TorchDispatchMode):
         self.forbidden: list[str] = []
         # storages a kernel was handed: the epilogue's operands must be among them
         self.launched = launched if launched is not None else set()
+        self.epilogue_out: set[int] = set()  # an epilogue's results: the entry's last step
         self.inputs = {
             a.untyped_storage().data_ptr()
             for a in tree_leaves(inputs)
@@ -176,15 +182,22 @@ class TorchGuard(TorchDispatchMode):
         if name in ALLOC_OPS and isinstance(out, torch.Tensor) and out.numel():
             out.fill_(_poison_value(out, self.poison))
         elif name not in self.allowed or (
-            name in self.epilogue and name not in HARMLESS_OPS and self._on_inputs(args, kwargs)
+            name in self.epilogue
+            and name not in HARMLESS_OPS
+            and (
+                (name in REDUCTIONS and func._overloadname != "default")  # along a dim
+                or self._on_inputs(args, kwargs)
+            )
         ):
             qual = f"torch.ops.aten.{name}"
             if name == "_local_scalar_dense":
                 qual += " (a value read on the host: .item(), float(t))"
             elif name in self.epilogue:
-                qual += " (on an input: allowed on outputs only)"
+                qual += " (an epilogue: a whole reduction of a kernel's output only)"
             if qual not in self.forbidden:
                 self.forbidden.append(qual)
+        elif name in self.epilogue and isinstance(out, torch.Tensor):
+            self.epilogue_out.add(out.untyped_storage().data_ptr())  # never to a kernel again
         return out
 
 
@@ -197,7 +210,12 @@ def _launch_arg_ok(a: Any) -> bool:
 
     if a is None or isinstance(a, bool | int | float | str | torch.Tensor | torch.dtype):
         return True
-    if isinstance(a, JITFunction | triton.language.dtype | triton.language.constexpr):
+    if isinstance(a, triton.language.constexpr):  # what it wraps reaches the body as it is
+        inner = a.value
+        return inner is None or isinstance(
+            inner, bool | int | float | str | torch.dtype | triton.language.dtype
+        )
+    if isinstance(a, JITFunction | triton.language.dtype):
         return True
     return type(a).__name__ in {"TensorDescriptor", "InterpretedFunction"}
 
@@ -221,6 +239,70 @@ class LaunchError(RuntimeError):
     """A launch the harness refuses (reported as forbidden)."""
 
 
+MAX_LAUNCHED = 64  # specializations recorded per child (the parent caps them again)
+
+
+def _constexpr_value(value: Any) -> tuple[bool, Any]:
+    """(representable, JSON value) of a constexpr: a number, bool, None, short string, or a
+    triton.language dtype as {"dtype": name}."""
+    import triton.language as tl
+
+    if isinstance(value, tl.constexpr):
+        value = value.value
+    if value is None or isinstance(value, bool | int | float):
+        return True, value
+    if isinstance(value, str) and len(value) <= 64:
+        return True, value
+    if isinstance(value, tl.dtype):
+        return True, {"dtype": value.name}
+    return False, None
+
+
+def specialization(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """What Triton's compiler would be asked to build for this launch on a GPU: the kernel's
+    function name, each parameter's signature type (Triton's own `mangle_type`, with the
+    specialization a GPU launch makes: an int 1 becomes a constexpr), the constexprs (after
+    an autotune config or heuristics were applied: they arrive here as keywords), num_warps
+    and num_stages. None when it cannot be said in those terms (the parent checks nothing)."""
+    import inspect
+
+    from triton.runtime.jit import mangle_type
+
+    fn = getattr(kernel, "fn", None)
+    try:
+        sig = inspect.signature(fn)  # type: ignore[arg-type]  # (None: TypeError)
+        named = {k: v for k, v in kwargs.items() if k in sig.parameters}
+        bound = sig.bind(*args, **named)
+    except (TypeError, ValueError):
+        return None
+    bound.apply_defaults()
+    consts = _constexpr_names(kernel)
+    signature: dict[str, str] = {}
+    constexprs: dict[str, Any] = {}
+    for name, value in bound.arguments.items():
+        kind = "constexpr"
+        if name not in consts:
+            try:
+                kind = mangle_type(value, True)
+            except Exception:  # a type Triton cannot pass (a GPU launch fails the same)
+                return None
+        if kind == "constexpr":
+            ok, constexprs[name] = _constexpr_value(value)
+            if not ok:
+                return None
+        signature[name] = kind
+    defaults = {"num_warps": 4, "num_stages": 3}  # a GPU launch's, when not given
+    options = {k: d if kwargs.get(k) is None else kwargs[k] for k, d in defaults.items()}
+    if any(type(v) is not int for v in options.values()):
+        return None
+    return {
+        "kernel": getattr(fn, "__name__", ""),
+        "signature": signature,
+        "constexprs": constexprs,
+        **options,
+    }
+
+
 class LaunchCounter:
     """Counts Triton kernel launches and suspends dispatch modes while Triton runs, except
     while the grid function runs: that is the submission's host code, checked like the
@@ -231,6 +313,17 @@ class LaunchCounter:
         self.active = True  # off while timing: no Python overhead added to the submission
         self.refused: list[str] = []
         self.touched: set[int] = set()  # storages handed to a kernel
+        # With `record` on (the first config of each run): each launch's specialization, once
+        # (`specialization`), for the parent's compile check; `take()` hands over the new ones.
+        self.record = False
+        self.launched: dict[str, Any] = {}
+        self._sent = 0
+
+    def take(self) -> list[Any]:
+        """The specializations recorded since the last call."""
+        new = list(self.launched.values())[self._sent :]
+        self._sent = len(self.launched)
+        return new
 
     def wrap(self, run: Callable[..., Any]) -> Callable[..., Any]:
         counter = self
@@ -248,6 +341,13 @@ class LaunchCounter:
                 if k != "grid"
                 and (not _launch_arg_ok(a) or (k in consts and isinstance(a, torch.Tensor)))
             ]
+            fed = {
+                a.untyped_storage().data_ptr()
+                for a in [*args, *kwargs.values()]
+                if isinstance(a, torch.Tensor) and a.layout == torch.strided
+            }
+            if any(fed & m.epilogue_out for m in _current_modes() if isinstance(m, TorchGuard)):
+                bad.append("an epilogue's result (an epilogue is the last step)")
             if bad:
                 why = f"a kernel argument of type {bad[0]}: kernels take tensors and numbers"
                 counter.refused.append(why)
@@ -257,6 +357,10 @@ class LaunchCounter:
                 for a in [*args, *kwargs.values()]
                 if isinstance(a, torch.Tensor) and a.layout == torch.strided
             )
+            if counter.record and len(counter.launched) < MAX_LAUNCHED:
+                spec = specialization(self_, args, kwargs)
+                if spec is not None:
+                    counter.launched.setdefault(repr(spec), spec)
             modes = _current_modes()
             grid = kwargs.get("grid")
             if callable(grid) and modes:
@@ -362,8 +466,27 @@ class ConfigForcer:
         return forced_run
 
 
+def _formatting_seen(original: Callable[..., Any]) -> Callable[..., Any]:
+    """torch formats a tensor (str, repr, print, an f-string) with every dispatch mode off: it
+    reads every value on the host, unseen. While the entry runs that is reported like a
+    value read (`_local_scalar_dense`)."""
+
+    def formatted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        for mode in _current_modes():
+            if isinstance(mode, TorchGuard):
+                qual = "torch.ops.aten._local_scalar_dense (values formatted: print the shape)"
+                if qual not in mode.forbidden:
+                    mode.forbidden.append(qual)
+        return original(self, *args, **kwargs)
+
+    return formatted
+
+
 def install(counter: LaunchCounter, forcer: ConfigForcer) -> None:
     """Patch Triton's launch paths. Must run before the submission is imported."""
+    import torch._tensor_str as tensor_str
+
+    tensor_str._str = _formatting_seen(tensor_str._str)
     from triton.runtime import autotuner, interpreter, jit
 
     jit.JITFunction.run = counter.wrap(jit.JITFunction.run)

@@ -323,3 +323,19 @@ def cross_entropy_triton(logits, targets):
         )
         verdict, text = _grade(cheat, "c3a-cross-entropy")
         assert verdict is Verdict.FORBIDDEN, (operand, text)
+
+
+@pytest.mark.parametrize(
+    "annotation",
+    ["x_ptr: _host(1)", "x_ptr: torch.Tensor", "x_ptr: print('at def time')", "x_ptr: CACHE"],
+)
+def test_a_kernel_annotation_is_triton_language_or_a_string(annotation: str) -> None:
+    """A kernel's annotations run when its def runs, and kgrade runs kernel defs in its compile
+    check too (grader/kernel_check.py): only triton.language names or strings."""
+    head = "import torch\nimport triton\nimport triton.language as tl\nCACHE = {}\n"
+    head += "def _host(v):\n    return v\n"
+    refused(head + KERNEL.replace("def _k(x_ptr,", f"def _k({annotation},") + LAUNCH, "annotation")
+    refused(head + KERNEL.replace("):\n    row", ") -> _host(2):\n    row") + LAUNCH, "annotation")
+    fine_ones = ("x_ptr: tl.tensor", 'x_ptr: "tl.pointer_type"', "x_ptr: triton.language.tensor")
+    for fine in (*fine_ones, "x_ptr: int", "x_ptr: float"):
+        ok(HEAD.replace("def _k(x_ptr,", f"def _k({fine},") + LAUNCH)

@@ -27,13 +27,15 @@ from harness import fenced, guards
 GUARD = (
     PRELUDE
     + """
-guard = guards.TorchGuard({"add"}, 1e30, fence=True)
+launched = set()  # storages a kernel was handed (the launch counter fills it)
+guard = guards.TorchGuard({"add"}, 1e30, fence=True, launched=launched)
 x = torch.arange(12.0).reshape(3, 4).t()  # not contiguous
 with guard:
     e = torch.empty_like(x)
     z = torch.zeros(5, dtype=torch.float16)
     c = x.clone()
-    y = c.add(1)  # an allowed op's output
+    launched.add(c.untyped_storage().data_ptr())  # as if a kernel had written c
+    y = c.add(1)  # an allowed op's output, on a kernel's output
     s = torch.softmax(y, 0)
     r = torch.arange(7)
     k = torch.tensor([1.0, 2.0, 3.0])

@@ -1,12 +1,12 @@
 # expect: correct
 # class: honest
-# a kernel helper annotated with tl.constexpr default and a global BLOCK_MIN: tl.constexpr = 16, x.T.contiguous().T layout round trip, torch.cuda.is_available()
+# a kernel helper annotated with tl.constexpr default and a global BLOCK_MIN = tl.constexpr(16) (annotated, Triton refuses it on a GPU), x.T.contiguous().T layout round trip, torch.cuda.is_available()
 # checkpoint: c3a-softmax
 import torch
 import triton
 import triton.language as tl
 
-BLOCK_MIN: tl.constexpr = 16
+BLOCK_MIN = tl.constexpr(16)
 DEVICE = torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
 
 

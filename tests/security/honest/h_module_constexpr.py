@@ -1,12 +1,12 @@
 # expect: correct
 # class: honest
-# module-level constants `CHUNK: tl.constexpr = 1024` and `EPS_SCALE = tl.constexpr(1.0)`, tl.static_range, rmsnorm
+# module-level constants `CHUNK = tl.constexpr(1024)` (annotated, Triton refuses it on a GPU) and `EPS_SCALE = tl.constexpr(1.0)`, tl.static_range, rmsnorm
 # checkpoint: c3a-rmsnorm
 import torch
 import triton
 import triton.language as tl
 
-CHUNK: tl.constexpr = 1024
+CHUNK = tl.constexpr(1024)
 ONE = tl.constexpr(1.0)
 
 
