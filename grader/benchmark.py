@@ -24,6 +24,11 @@ ROUNDS = 50
 WARMUP = 5
 SETS = 2
 VERIFY = 3  # timed calls whose outputs the parent checks, chosen secretly per grading
+# With fresh inputs per round (a GPU and a checkpoint whose make_inputs draws there), every
+# timed call's output is checked at SAMPLES positions drawn after it ran, and the parent asks
+# for FULL_CHECKS whole outputs, deciding after each round (grader/turns.py).
+SAMPLES = 4096
+FULL_CHECKS = 3
 # A submission whose work finishes this much after its end event (beyond what the baseline
 # shows for the same synchronize) did work outside the timed stream.
 OUTSIDE_STREAM_US = 20.0
@@ -40,6 +45,24 @@ class BenchShape:
     rounds: int = ROUNDS
     warmup: int = WARMUP
     arg_specs: list[list[dict[str, int | float]]] = field(default_factory=list)
+    # fresh inputs per timed round: round r's are make_inputs(case, a CUDA generator seeded
+    # with seeds[r]), drawn by the child and again by the parent; None: the two `sets` alternate
+    seeds: list[int] | None = None
+    sample_seed: int = 0  # the positions each round's output is checked at
+
+
+def draws_on_gpu(checkpoint: Checkpoint, case: CaseSpec) -> bool:
+    """The checkpoint's make_inputs can draw a timed round's inputs on the GPU (from a CUDA
+    generator, onto the GPU): then every round gets fresh inputs."""
+    if not torch.cuda.is_available():
+        return False
+    try:
+        got = checkpoint.make_inputs(case, torch.Generator(device="cuda").manual_seed(0))
+    except (RuntimeError, TypeError, ValueError):
+        return False
+    ok = all(a.is_cuda for a in got if isinstance(a, torch.Tensor))
+    del got
+    return ok
 
 
 def reference_on(checkpoint: Checkpoint, inputs: list[Arg], device: str) -> torch.Tensor:
@@ -71,7 +94,17 @@ def plan(checkpoint: Checkpoint, seed: int, device: str, rounds: int = ROUNDS) -
             refs.append(reference_on(checkpoint, inputs, device))
         verify = checked_rounds(rng, rounds)
         nbytes = checkpoint.minimal_bytes(sets[0], refs[0])
-        shapes.append(BenchShape(i, case, sets, refs, verify, nbytes, rounds=rounds))
+        shape = BenchShape(i, case, sets, refs, verify, nbytes, rounds=rounds)
+        if device == "cuda" and draws_on_gpu(checkpoint, case):
+            shape.seeds = [rng.getrandbits(63) for _ in range(rounds)]
+            shape.sample_seed = rng.getrandbits(63)
+            shape.verify = []  # the parent decides after each round (turns.py)
+        shapes.append(shape)
+    # The course's profile shape is timed last: the configs the child names as its
+    # autotuners' picks (for the last shape timed) are then the ones its Nsight replay runs.
+    profiled = checkpoint.definition.profile_cases()
+    if profiled:
+        shapes.sort(key=lambda s: s.case.name == profiled[0].name)
     return shapes
 
 
@@ -124,7 +157,7 @@ def judge(
     # highest ceiling we know, with 5 % of slack for measurement noise.
     ceiling = max(calibration.peak_gbps, datasheet) * 1.05
     ratios_by_baseline: dict[str, list[list[float]]] = {}
-    for shape in shapes:
+    for shape in sorted(shapes, key=lambda s: s.id):  # as the checkpoint lists them
         data = raw.get(shape.id)
         if not data:
             result.flags.append(f"{shape.case.name}: no timings came back")

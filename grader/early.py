@@ -80,6 +80,11 @@ class Early:
     def _started(self, proc: subprocess.Popen[bytes]) -> None:
         self._proc = proc
 
+    def control(self) -> IO[bytes] | None:
+        """The pipe to its stdin (a GPU grading's child, which takes turns with the parent
+        while timed: turns.py); None before it has started or where it has none."""
+        return self._proc.stdin if self._proc is not None else None
+
     def publish(self) -> None:
         """Its job file is there: its time limit starts now."""
         self.published.set()

@@ -19,6 +19,8 @@ from grader.harness import wire
 from grader.models import CaseResult, CaseSpec, ConfigResult, Tolerance, Verdict
 from grader.sandbox import RunOutcome
 from grader.text import clean, untrusted
+from grader.turns import KINDS as TURN_KINDS
+from grader.turns import Turns
 
 PENDING = Comparison(False, None, "not compared yet")  # a deferred check, until finish()
 
@@ -102,6 +104,10 @@ class Collector:
         self.check_on = check_on
         self._pending: list[tuple[torch.Tensor, torch.Tensor, Tolerance, Callable[..., None]]] = []
         self.result = Collected()
+        # fresh-input rounds, taken in turns with the child (turns.py); set by the pipeline
+        self.turns: Turns | None = None
+        # gets each result frame's `launched` (specializations: kernel_check.py validates them)
+        self.on_launched: Callable[[Any], None] | None = None
 
     def expect(self, runs: list[PlannedRun], bench_refs: dict[int, list[torch.Tensor]]) -> None:
         """The runs and benchmark references, once drawn: before the child is given its job,
@@ -148,6 +154,8 @@ class Collector:
         (within the stream's size limit), so a child cannot make the parent allocate what it
         announces; a payload on another frame stops the stream (the child is killed)."""
         kind = header.get("type")
+        if kind in TURN_KINDS and self.turns is not None:
+            return self._check_turn(kind, header, size)
         if kind not in {"result", "bench_output"}:
             if size:
                 raise wire.WireError(f"a {kind!r} frame may carry no payload")
@@ -182,6 +190,29 @@ class Collector:
             self.result.bench_checks.append((header["shape"], int(header.get("round", -1)), bad))
         return False
 
+    def _check_turn(self, kind: str, header: dict[str, Any], size: int) -> bool:
+        """A timed round's sample or whole output: exactly what turns.py expects, or the
+        benchmark stops (the child waits for the parent's word after each, so a frame cannot
+        just be skipped)."""
+        assert self.turns is not None
+        want = self.turns.expected(kind, header)
+        if want is None:
+            if size:
+                raise wire.WireError(f"a {kind!r} frame may carry no payload")
+            return True
+        dtype, shape = want
+        numel = 1
+        for n in shape:
+            numel *= n
+        meta = header.get("tensor")
+        itemsize = torch.empty((), dtype=dtype).element_size()
+        if meta == {"dtype": wire.dtype_name(dtype), "shape": shape} and size == numel * itemsize:
+            return True
+        raise wire.WireError(
+            f"a timed call's output was announced as {untrusted(str(meta), 120)}, expected "
+            f"{wire.dtype_name(dtype)} {tuple(shape)}"
+        )
+
     def _expected(self, kind: str, header: dict[str, Any]) -> torch.Tensor:
         if kind == "result":
             key = header.get("run")
@@ -209,6 +240,8 @@ class Collector:
             self.result.import_error = header
         elif kind in {"result", "run_error", "bad_output"}:
             self._record(kind, header, payload)
+        elif kind in TURN_KINDS and self.turns is not None:
+            self.turns.frame(kind, header, payload)
         elif kind in {"bench", "bench_output", "bench_bad_output", "bench_error"}:
             self._bench(kind, header, payload)
         elif kind == "tuned" and isinstance(header.get("configs"), dict):
@@ -272,6 +305,8 @@ class Collector:
         rec = Record(run=run, config=_config_label(header))
         rec.launches = int(header.get("launches") or 0)
         rec.forbidden = [untrusted(f, 100) for f in (header.get("forbidden") or [])[:64]]
+        if self.on_launched is not None:
+            self.on_launched(header.get("launched"))
         if kind == "run_error":
             rec.error = header
         elif kind == "bad_output":

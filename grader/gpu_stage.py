@@ -20,6 +20,7 @@ from grader import (
     compiled,
     early,
     explanation,
+    facts,
     gpus,
     nsight,
     sandbox,
@@ -33,8 +34,9 @@ from grader.options import GradeOptions
 
 # (job paths, command prefix, extra mounts) -> the child's sandbox spec
 SpecFn = Callable[[Paths, list[str], list[sandbox.Mount]], sandbox.Spec]
-# (implementations to profile, with the submission?) -> where the profile job was written
-WriteFn = Callable[[list[str], bool], Paths]
+# (implementations to profile, with the submission?, the shape's id) -> where the profile job
+# was written
+WriteFn = Callable[[list[str], bool, int], Paths]
 
 
 def flush_bytes() -> int:
@@ -64,15 +66,19 @@ def finish(
         reasons.append(f"The benchmark failed: {collected.bench_error.get('message')}")
         return reasons
     bad = [(s, r, c) for s, r, c in collected.bench_checks if not c.passed]
-    expected = sum(len(s.verify) for s in shapes)
+    # fresh inputs (turns.py): every round sampled, and FULL_CHECKS whole outputs
+    expected = sum(
+        len(s.verify) if s.seeds is None else s.rounds + benchmark.FULL_CHECKS for s in shapes
+    )
     if bad or len(collected.bench_checks) < expected:
         result.verdict = Verdict.WRONG_ANSWER
         if bad:
             s, r, c = bad[0]
+            name = next((x.case.name for x in shapes if x.id == s), str(s))
             result.messages.append(
                 f"Correct when checked, but wrong while being timed ({len(bad)} of "
                 f"{len(collected.bench_checks)} checked timed calls; first: shape "
-                f"'{shapes[s].case.name}', call {r + 1}: {c.message}). Does it cache answers "
+                f"'{name}', call {r + 1}: {c.message}). Does it cache answers "
                 "or skip work after the first calls?"
             )
         else:
@@ -119,46 +125,72 @@ def finish(
             f"level 3 needs the lower bound above {d.rubric.min_speedup_lower_bound:g}."
         )
 
+    profiles = []
     if options.profile:
         t = time.monotonic()
-        result.profile = run_profile(
-            shapes, checkpoint, options, child_spec, write_profile_job, stages, replay
-        )
-        stages["nsight"] = time.monotonic() - t
-        if result.profile.error:
-            reasons.append(f"No Nsight Compute evidence: {result.profile.error}. Level 3 needs it.")
-        else:
-            result.messages.extend(nsight.summary(result.profile.totals))
-            if unaccounted := nsight.unaccounted(result.profile, bench):
+        for i, shape in enumerate(profile_shapes(shapes, checkpoint)):
+            p = run_profile(
+                shape,
+                checkpoint,
+                options,
+                child_spec,
+                write_profile_job,
+                stages,
+                replay if i == 0 else None,
+                "submission-full.ncu-rep" if i == 0 else f"submission-{shape.id}.ncu-rep",
+            )
+            profiles.append(p)
+            where = f"{p.name} ({facts.shape_text(p.shape, p.dtype)})"
+            if p.error:
+                reasons.append(
+                    f"No Nsight Compute evidence on {where}: {p.error}. Level 3 needs it."
+                )
+                continue
+            said = nsight.summary(p.totals)
+            result.messages.extend(f"Nsight Compute, {where}: {line}" for line in said)
+            if unaccounted := nsight.unaccounted(p, bench):
                 reasons.append(unaccounted)
+        stages["nsight"] = time.monotonic() - t
+        result.profile = profiles[0] if profiles else None
+        result.extra_profiles = profiles[1:]
     elif options.explanation is not None:  # without one, the missing explanation is the reason
         reasons.append("Nsight Compute profiling was turned off: level 3 needs its evidence.")
+    result.citable = facts.build(bench, profiles, name)
 
     if options.explanation is None:
         reasons.append("No explanation was given (--explanation FILE): level 3 needs one.")
     else:
-        check = explanation.check(options.explanation, d.rubric, bench, result.profile)
+        check = explanation.check(options.explanation, d.rubric, result.citable)
         result.explanation = check
         reasons.extend(check.messages)
     return reasons
 
 
+def profile_shapes(shapes: list[BenchShape], checkpoint: Checkpoint) -> list[BenchShape]:
+    """The benchmark shapes Nsight profiles (the checkpoint's `profile_shapes`; by default
+    its first benchmark shape, the course's), in the checkpoint's order."""
+    by_name = {s.case.name: s for s in shapes}
+    wanted = checkpoint.definition.profile_cases()
+    return [by_name[c.name] for c in wanted if c.name in by_name] or shapes[-1:]
+
+
 def run_profile(
-    shapes: list[BenchShape],
+    shape: BenchShape,
     checkpoint: Checkpoint,
     options: GradeOptions,
     child_spec: SpecFn,
     write_profile_job: WriteFn,
     stages: dict[str, float],
     replay: early.Early | None = None,
+    report_name: str = "submission-full.ncu-rep",
 ) -> ProfileResult:
-    """Nsight evidence on the last benchmark shape: one `ncu` run over the submission's call
-    (`--set full` plus our metrics), with the configs its autotuners picked while timed, and
-    the baselines' kernels from a run without any submission code, measured once per GPU
-    model, versions and shape, then kept. With `replay` (already started, waiting for its
-    job) the run's start is behind us; without, it starts here."""
-    shape = shapes[-1]
-    out = ProfileResult(shape=shape.case.shape, dtype=shape.case.dtype)
+    """Nsight evidence on one profile shape: one `ncu` run over the submission's call
+    (`--set full` plus our metrics) — on the course's shape, timed last, with the configs its
+    autotuners picked while timed —, and the baselines' kernels from a run without any
+    submission code, measured once per GPU model, versions and shape, then kept. With `replay`
+    (already started, waiting for its job) the run's start is behind us; without, it starts
+    here."""
+    out = ProfileResult(shape=shape.case.shape, dtype=shape.case.dtype, name=shape.case.name)
     ncu = nsight.ncu_path()
     if ncu is None:
         out.error = "ncu (Nsight Compute) is not installed on this worker"
@@ -170,7 +202,7 @@ def run_profile(
         base, out.baselines_measured = _baseline_kernels(
             checkpoint, shape, ncu, options, child_spec, write_profile_job, mounts
         )
-        paths = write_profile_job(["submission"], True)
+        paths = write_profile_job(["submission"], True, shape.id)
         t = time.monotonic()
         if replay is not None:
             replay.publish()
@@ -188,7 +220,7 @@ def run_profile(
         stages["nsight_run"] = time.monotonic() - t  # its start and profile phases, and ncu's own
         out.configs = said.result.profiled
         stages.update({f"nsight_{k}": v for k, v in said.result.phases.items()})
-        dest = (options.report_dir or paths.job.parent) / "submission-full.ncu-rep"
+        dest = (options.report_dir or paths.job.parent) / report_name
         t = time.monotonic()
         report = nsight.take_report(paths.out / "full.ncu-rep", dest, run.output)
         mine = [
@@ -272,7 +304,7 @@ def _baseline_kernels(
             return kept, str(known[key]["measured"])
         except (KeyError, TypeError, ValueError):
             pass  # an unreadable entry is measured again
-    paths = write_profile_job(names, False)
+    paths = write_profile_job(names, False, shape.id)
     spec = child_spec(paths, [ncu, *nsight.metrics_args(f"{paths.out_inside}/baselines")], mounts)
     run = sandbox.run(spec, options.limits, _drain, sandboxed=paths.sandboxed)
     report = nsight.take_report(

@@ -27,7 +27,7 @@ from typing import Any
 import torch
 
 from grader import folders, sandbox
-from grader.benchmark import BenchShape
+from grader.benchmark import SAMPLES, BenchShape
 from grader.checkpoints import Arg, Checkpoint
 from grader.evaluate import PlannedRun
 from grader.harness import wire
@@ -173,10 +173,25 @@ def write(
             {
                 "id": s.id,
                 "name": s.case.name,
-                "sets": [inputs.add(a) for a in s.sets],
+                # fresh rounds draw their own inputs on the GPU: the sets go to the replay only
+                "sets": [inputs.add(a) for a in s.sets]
+                if s.seeds is None or profile_impls is not None
+                else [],
                 "rounds": s.rounds,
                 "warmup": s.warmup,
                 "verify": s.verify,
+                **(
+                    {
+                        "fresh": {
+                            "seeds": s.seeds,
+                            "sample_seed": s.sample_seed,
+                            "samples": SAMPLES,
+                            "case": s.case.model_dump(),
+                        }
+                    }
+                    if s.seeds is not None and profile_impls is None
+                    else {}
+                ),
             }
             for s in shapes
         ]
@@ -327,4 +342,7 @@ def child_spec(
     ]
     if device == "cuda" and checkpoint is not None:  # the baselines; a CPU child never reads it
         mounts.append(sandbox.Mount(checkpoint.folder / "problem.py", paths.problem))
-    return sandbox.Spec(argv=argv, env=env, mounts=mounts, gpu=device == "cuda")
+    # A GPU grading's child takes turns with the parent while timed (turns.py): the parent's
+    # word comes on its stdin. The Nsight replay's (a profile job) does not.
+    control = device == "cuda" and job_file == JOB_FILE
+    return sandbox.Spec(argv=argv, env=env, mounts=mounts, gpu=device == "cuda", control=control)

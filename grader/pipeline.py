@@ -16,7 +16,18 @@ import time
 
 import torch
 
-from grader import benchmark, cgroup, early, folders, gpu_stage, job, rubric, sandbox
+from grader import (
+    benchmark,
+    cgroup,
+    early,
+    folders,
+    gpu_stage,
+    job,
+    kernel_check,
+    rubric,
+    sandbox,
+    turns,
+)
 from grader.checkpoints import Checkpoint
 from grader.evaluate import Collector, PlannedRun, evaluate
 from grader.harness import interp_bf16
@@ -114,9 +125,14 @@ def write_profile_job(
     impls: list[str],
     with_submission: bool,
     force_configs: dict[str, str],
+    shape_id: int | None = None,
 ) -> job.Paths:
     """The Nsight replay's job: in this grading's folders, or, for the baselines alone, in
-    folders of their own with a Triton cache no submission has written to."""
+    folders of their own with a Triton cache no submission has written to. `shape_id`: the
+    shape to profile (default: the last timed, whose autotuner picks `force_configs` are)."""
+    profiled = [s for s in shapes if s.id == shape_id] or shapes[-1:]
+    if profiled and profiled[0] is not shapes[-1]:
+        force_configs = {}  # the picks named are the last shape's: this one tunes again
     if not with_submission:
         own = paths.job.parent / "baselines"
         paths = job.Paths(own / "job", own / "out", paths.sandboxed, cap=paths.cap)
@@ -126,7 +142,7 @@ def write_profile_job(
         checkpoint,
         "cuda",
         [],
-        shapes[-1:],
+        profiled,
         max_configs=options.max_configs,
         profile_impls=impls,
         with_submission=with_submission,
@@ -300,14 +316,18 @@ def _grade(
         return job.child_spec(at, checkpoint, device, env, prefix, mounts, job.PROFILE_JOB_FILE)
 
     later = contextlib.ExitStack()  # the Nsight replay's child, if started early
+    kcheck: kernel_check.KernelCheck | None = None
     try:
         job.prepare(paths, source)
+        if device == "cpu":  # Triton's compiler, for a GPU, in a sandbox of its own
+            kcheck = kernel_check.KernelCheck(source, root, options, sandboxed)
         collector = Collector(
             [],
             checkpoint.definition.tolerances,
             options.limits.result_bytes,
             check_on="cuda" if device == "cuda" and options.check_on_gpu else None,
         )
+        collector.on_launched = kcheck.feed if kcheck is not None else None
         # The child starts (Python, torch, Triton: seconds) while the inputs are drawn here,
         # or a spare has started already; it reads nothing until job.json is published.
         if spare is not None:
@@ -331,6 +351,15 @@ def _grade(
             )
             stages["inputs"] = time.monotonic() - t1
             collector.expect(runs, {s.id: s.references for s in shapes})
+            if any(s.seeds is not None for s in shapes):  # fresh inputs: baselines timed here
+                collector.turns = turns.Turns(
+                    checkpoint,
+                    shapes,
+                    checkpoint.definition.tolerances,
+                    gpu_stage.flush_bytes(),
+                    seed,
+                )
+                collector.turns.control = child.control
             job.write(
                 paths,
                 source,
@@ -344,6 +373,12 @@ def _grade(
             child.publish()
         outcome = child.wait()
         stages["sandbox"] = time.monotonic() - t_child  # a spare's idle wait left out
+        compiled = kcheck.finish() if kcheck is not None else None
+        if compiled is not None:
+            stages["compile_wait"] = time.monotonic() - t_child - stages["sandbox"]
+        if collector.turns is not None:
+            collector.result.bench_times.update(collector.turns.bench_times())
+            collector.result.bench_checks.extend(collector.turns.checks)
         if collector.check_on is not None:
             t = time.monotonic()
             collector.finish()
@@ -351,6 +386,8 @@ def _grade(
         stages.update({f"child_{k}": v for k, v in collector.result.phases.items()})
 
         ev = evaluate(runs, collector.result, outcome, options.show_hidden, device == "cpu")
+        if compiled is not None:
+            ev.verdict = kernel_check.apply(ev.verdict, ev.messages, compiled)
         bf16_cases = any(c.dtype == "bfloat16" for c in checkpoint.definition.interpreter_cases)
         if device == "cpu" and bf16_cases and not interpreter_checks_bf16():
             ev.messages.append(BF16_GPU_ONLY)
@@ -382,7 +419,7 @@ def _grade(
                 options,
                 stages,
                 spec_for,
-                lambda impls, with_submission: write_profile_job(
+                lambda impls, with_submission, shape_id: write_profile_job(
                     paths,
                     source,
                     checkpoint,
@@ -391,11 +428,14 @@ def _grade(
                     impls,
                     with_submission,
                     collector.result.tuned,
+                    shape_id,
                 ),
                 replay,
             )
     finally:
         later.close()  # a replay child never given its job is killed here
+        if kcheck is not None:
+            kcheck.close()
         if spare is not None:  # exited already, unless something failed before it was given
             spare.child.kill()  # its job (then it would wait in a deleted folder for ever)
         with contextlib.suppress(OSError):

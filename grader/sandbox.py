@@ -81,6 +81,7 @@ class Spec:
     env: dict[str, str]
     mounts: list[Mount] = field(default_factory=list)
     gpu: bool = False
+    control: bool = False  # the child's stdin is a pipe the parent writes to (turns.py)
 
 
 class SandboxUnavailable(RuntimeError):
@@ -389,7 +390,7 @@ def run(
     it to kill the child at once; `on_start`: called with the process once it is started."""
     r_fd, w_fd = os.pipe()
     argv = [a.replace("{RESULT_FD}", str(w_fd)) for a in spec.argv]
-    spec = Spec(argv=argv, env=spec.env, mounts=spec.mounts, gpu=spec.gpu)
+    spec = Spec(argv=argv, env=spec.env, mounts=spec.mounts, gpu=spec.gpu, control=spec.control)
     full = bwrap_argv(spec, limits) if sandboxed else spec.argv
     # Inside the sandbox the submission runs as `nobody` when we are root (setpriv), else as
     # our own uid, whose other processes count against RLIMIT_NPROC too.
@@ -402,7 +403,7 @@ def run(
     try:
         proc = subprocess.Popen(
             full,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if spec.control else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             pass_fds=(w_fd,),
@@ -458,6 +459,9 @@ def run(
     finally:
         _kill_tree(proc)
         proc.wait()
+        if proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
         if group is not None:  # the kernel's count: pages no process maps included
             if group.oom_killed():
                 outcome.memory_exceeded = True

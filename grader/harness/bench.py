@@ -22,22 +22,83 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import IO, Any
 
 import torch
 from harness import wire
-from harness.timing import timed_call
+from harness.timing import fresh_inputs, sample_positions, timed_call
 
 Fn = Callable[..., Any]
 
 
-def load_baselines(path: str, names: list[str]) -> dict[str, Fn]:
+def load_problem(path: str) -> Any:
     spec = importlib.util.spec_from_file_location("kgrade_problem", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    table = getattr(module, "BASELINES", {})
+    return module
+
+
+def load_baselines(path: str, names: list[str]) -> dict[str, Fn]:
+    table = getattr(load_problem(path), "BASELINES", {})
     return {n: table[n] for n in names if callable(table.get(n))}
+
+
+def benchmark_fresh(
+    out: IO[bytes],
+    control: IO[bytes],
+    entry: Fn,
+    problem: Any,
+    shape: dict[str, Any],
+    flush_bytes: int,
+) -> None:
+    """The submission alone, on fresh inputs every round, taking turns with the parent, which
+    times the baselines on the same inputs in its own process (grader/turns.py). Before each
+    round the child waits for the parent's byte: `g` (go), or `f` (first send the whole output
+    of the round before: the parent decides which after seeing the round). After each round it
+    sends the time and the output at positions drawn from a seed the submission cannot read."""
+    fresh = shape["fresh"]
+    case = SimpleNamespace(**fresh["case"])
+    seeds: list[int] = fresh["seeds"]
+    warm = fresh_inputs(problem.make_inputs, case, seeds[0] ^ 0x3A3A)
+    for _ in range(shape["warmup"]):
+        entry(*warm)
+    torch.cuda.synchronize()
+    buffers = [a.clone() if isinstance(a, torch.Tensor) else a for a in warm]
+    del warm
+    flush = torch.empty(flush_bytes // 4, dtype=torch.float32, device="cuda")
+    wire.write_frame(out, {"type": "bench_ready", "shape": shape["id"]})
+    last: Any = None
+    for r in range(len(seeds) + 1):
+        word = control.read(1)
+        if word == b"f" and isinstance(last, torch.Tensor):
+            header = {"type": "bench_full", "shape": shape["id"], "round": r - 1}
+            wire.write_frame(
+                out, {**header, "tensor": wire.tensor_meta(last)}, wire.tensor_bytes(last)
+            )
+        elif word not in {b"g", b"f"}:
+            return  # the parent is gone, or stops the benchmark
+        if r == len(seeds):
+            return
+        args = _fill(buffers, fresh_inputs(problem.make_inputs, case, seeds[r]))
+        elapsed, until_synced, result = timed_call(entry, args, flush)
+        header = {
+            "type": "bench_round",
+            "shape": shape["id"],
+            "round": r,
+            "time": elapsed,
+            "synced": until_synced,
+        }
+        last = result if type(result) is torch.Tensor else None
+        if last is None:
+            wire.write_frame(out, {**header, "bad": type(result).__name__})
+            continue
+        at = sample_positions(last.numel(), fresh["sample_seed"] + r, fresh["samples"])
+        picked = last.reshape(-1)[at] if last.numel() else last.reshape(-1)
+        wire.write_frame(
+            out, {**header, "tensor": wire.tensor_meta(picked)}, wire.tensor_bytes(picked)
+        )
 
 
 def _args(specs: list[dict[str, Any]], tensors: list[torch.Tensor]) -> list[Any]:

@@ -1,5 +1,6 @@
 """One timed GPU call, the same way for the sandboxed child and for the trusted parent (which
-times the `torch.compile` baseline itself). Only torch is imported here."""
+times the baselines itself: turns.py, compiled.py), and a timed round's fresh inputs and
+checked positions, drawn identically on both sides. Only torch is imported here."""
 
 from __future__ import annotations
 
@@ -31,3 +32,17 @@ def timed_call(
     after.record()
     after.synchronize()
     return start.elapsed_time(end) * 1e3, start.elapsed_time(after) * 1e3, result
+
+
+def fresh_inputs(make_inputs: Callable[..., Any], case: Any, seed: int) -> list[Any]:
+    """A timed round's inputs, drawn on the GPU from its seed: the parent draws the same ones
+    (the same generator, device and torch) to check the output and time the baselines."""
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(seed)
+    return list(make_inputs(case, gen))
+
+
+def sample_positions(numel: int, seed: int, count: int) -> torch.Tensor:
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(seed)
+    return torch.randint(0, max(numel, 1), (count,), generator=gen, device="cuda")

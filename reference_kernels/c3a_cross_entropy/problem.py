@@ -11,12 +11,17 @@ if TYPE_CHECKING:  # only torch at run time: the GPU stage imports this file for
 
 
 def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
-    from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+    if gen.device.type == "cpu":
+        from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+    else:  # a timed round's fresh inputs, drawn on the GPU (by the sandboxed child too)
+
+        def randn(shape: list[int], g: torch.Generator) -> torch.Tensor:
+            return torch.randn(tuple(shape), generator=g, device=g.device)
 
     scale = float(case.params.get("scale", 1.0))
     n, v = case.shape
     logits = randn(case.shape, gen).mul_(scale)
-    targets = torch.randint(0, v, (n,), generator=gen, dtype=torch.int64)
+    targets = torch.randint(0, v, (n,), generator=gen, dtype=torch.int64, device=gen.device)
     return [logits.to(getattr(torch, case.dtype)), targets]
 
 

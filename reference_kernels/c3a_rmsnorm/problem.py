@@ -11,14 +11,21 @@ if TYPE_CHECKING:  # only torch at run time: the GPU stage imports this file for
 
 
 def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor | float]:
-    from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+    if gen.device.type == "cpu":
+        from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+    else:  # a timed round's fresh inputs, drawn on the GPU (by the sandboxed child too)
+
+        def randn(shape: list[int], g: torch.Generator) -> torch.Tensor:
+            return torch.randn(tuple(shape), generator=g, device=g.device)
 
     scale = float(case.params.get("scale", 1.0))
     eps = float(case.params.get("eps", 1e-6))
     dtype = getattr(torch, case.dtype)
     x = randn(case.shape, gen).mul_(scale)
     # A learned-looking gain around 1, different per column, so a dropped weight shows.
-    weight = 1.0 + 0.5 * torch.randn(case.shape[-1], generator=gen, dtype=torch.float32)
+    weight = 1.0 + 0.5 * torch.randn(
+        case.shape[-1], generator=gen, dtype=torch.float32, device=gen.device
+    )
     return [x.to(dtype), weight.to(dtype), eps]
 
 

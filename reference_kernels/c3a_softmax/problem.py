@@ -11,13 +11,18 @@ if TYPE_CHECKING:  # only torch at run time: the GPU stage imports this file for
 
 
 def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
-    from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+    if gen.device.type == "cpu":
+        from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+    else:  # a timed round's fresh inputs, drawn on the GPU (by the sandboxed child too)
+
+        def randn(shape: list[int], g: torch.Generator) -> torch.Tensor:
+            return torch.randn(tuple(shape), generator=g, device=g.device)
 
     scale = float(case.params.get("scale", 1.0))
     x = randn(case.shape, gen).mul_(scale)
     frac = float(case.params.get("neg_inf_fraction", 0.0))
     if frac:
-        drop = torch.rand(case.shape, generator=gen) < frac
+        drop = torch.rand(case.shape, generator=gen, device=gen.device) < frac
         drop[:, 0] = False  # keep every row with at least one finite entry
         x = x.masked_fill(drop, float("-inf"))
     return [x.to(getattr(torch, case.dtype))]

@@ -11,7 +11,12 @@ if TYPE_CHECKING:  # only torch at run time: the GPU stage imports this file for
 
 
 def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
-    from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+    if gen.device.type == "cpu":
+        from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+    else:  # a timed round's fresh inputs, drawn on the GPU (by the sandboxed child too)
+
+        def randn(shape: list[int], g: torch.Generator) -> torch.Tensor:
+            return torch.randn(tuple(shape), generator=g, device=g.device)
 
     scale = float(case.params.get("scale", 1.0))
     dtype = getattr(torch, case.dtype)

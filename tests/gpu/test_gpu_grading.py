@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from grader import GradeOptions, GradeResult, Verdict, checkpoints, grade
+from grader.report import render
 from tests.conftest import FIXTURES
 from tests.gpu.explain import from_result
 
@@ -40,9 +41,9 @@ def grade_gpu(source: str, cid: str, tmp: Path, **kw: object) -> GradeResult:
 @pytest.mark.parametrize("cid", sorted(ALL))
 def test_reference_reaches_level_3(cid: str, tmp_path: Path) -> None:
     source = ALL[cid].reference_solution.read_text()
-    first = grade_gpu(source, cid, tmp_path, profile=False)
+    first = grade_gpu(source, cid, tmp_path)  # profiled: its citable table is written from
     assert first.verdict is Verdict.CORRECT, first.messages
-    assert first.level == 2  # no profile, no explanation yet
+    assert first.level == 2  # no explanation yet
     assert first.benchmark is not None and not first.benchmark.flags, first.benchmark
     bar = ALL[cid].definition.rubric.min_speedup_lower_bound  # 1.0; vector add: parity, 0.95
     for shape in first.benchmark.shapes:
@@ -59,6 +60,83 @@ def test_reference_reaches_level_3(cid: str, tmp_path: Path) -> None:
     assert any((tmp_path / "cache" / "triton-by-source").iterdir())
 
 
+LAB = ALL["c3a-softmax"].folder / "solutions" / "correct" / "lab_a1_pruned.py"
+
+
+@pytest.fixture(scope="module")
+def lab_profiled(tmp_path_factory: pytest.TempPathFactory) -> tuple[GradeResult, Path]:
+    """The pruned lab file graded and profiled without an explanation: the student's view of
+    its numbers, which the explanations below are written from."""
+    tmp = tmp_path_factory.mktemp("lab")
+    first = grade_gpu(LAB.read_text(), "c3a-softmax", tmp)
+    assert first.verdict is Verdict.CORRECT and first.level == 2, first.messages
+    return first, tmp
+
+
+def test_lab_file_is_profiled_on_the_course_shape(lab_profiled: tuple[GradeResult, Path]) -> None:
+    """Issue 19: Nsight on the course's 8192×4096 fp32 (the first benchmark shape), for the
+    submission and every profiled baseline, with the metrics the course asks for."""
+    first, _ = lab_profiled
+    p = first.profile
+    assert p is not None and not p.error, p
+    assert (p.name, p.shape, p.dtype) == ("course-8192x4096-fp32", [8192, 4096], "float32")
+    assert {"submission", "torch", "naive"} <= set(p.totals)
+    for impl, t in p.totals.items():
+        assert t.dram_read_bytes and t.dram_write_bytes and t.dram_pct_of_peak, (impl, t)
+        assert t.occupancy_pct is not None and t.l2_hit_pct is not None, (impl, t)
+    # fusion: one kernel reading x once and writing y once; the naive version several times
+    assert p.totals["submission"].kernels == 1 and p.totals["naive"].kernels >= 4
+    assert 200e6 < p.totals["submission"].dram_bytes < 300e6  # 2 × 134 MB, about
+    assert p.totals["naive"].dram_bytes > 3 * p.totals["submission"].dram_bytes
+    cite = first.citable
+    assert cite is not None and cite.shape_name == "course-8192x4096-fp32"
+    assert all(
+        f.impl and f.shape_name and (f.dtype or f.shape_name == "geometric mean")
+        for f in cite.facts
+    )
+    assert "What you can cite" in render(first)
+
+
+def test_lab_file_explained_from_its_course_shape_numbers_reaches_level_3(
+    lab_profiled: tuple[GradeResult, Path],
+) -> None:
+    first, tmp = lab_profiled
+    text = from_result(first)
+    result = grade_gpu(LAB.read_text(), "c3a-softmax", tmp, explanation=text)
+    assert result.level == 3, (text, result.messages)
+    assert result.explanation is not None and result.explanation.backed
+    assert all(n["ok"] for n in result.explanation.numbers), result.explanation.numbers
+
+
+@pytest.mark.parametrize(
+    ("variant", "wrong_claims", "said"),
+    [
+        ({"traffic_scale": 1.3}, 1, "DRAM traffic, yours"),
+        ({"swap": True}, 2, "DRAM traffic"),
+        ({"only_time": True}, 1, "no checked number for the DRAM traffic"),
+    ],
+)
+def test_lab_file_with_a_wrong_explanation_stays_at_level_2(
+    lab_profiled: tuple[GradeResult, Path],
+    variant: dict[str, object],
+    wrong_claims: int,
+    said: str,
+) -> None:
+    """The same explanation with the traffic figure off by 30 %, with the naive and fused
+    figures swapped, or citing only a time: level 2, one reason per wrong claim, each saying
+    what was measured."""
+    first, tmp = lab_profiled
+    text = from_result(first, **variant)  # type: ignore[arg-type]
+    result = grade_gpu(LAB.read_text(), "c3a-softmax", tmp, explanation=text)
+    assert result.verdict is Verdict.CORRECT and result.level == 2, result.messages
+    check = result.explanation
+    assert check is not None and not check.backed
+    assert len(check.messages) == wrong_claims, check.messages
+    assert all(said in m for m in check.messages), check.messages
+    if not variant.get("only_time"):
+        assert all("measured: " in m and "course-8192x4096-fp32" in m for m in check.messages)
+
+
 def test_lab_file_as_written_is_wrong_on_the_gpu(tmp_path: Path) -> None:
     lab = ALL["c3a-softmax"].folder / "solutions" / "wrong" / "lab_a1_autotune.py"
     result = grade_gpu(lab.read_text(), "c3a-softmax", tmp_path, profile=False)
@@ -67,8 +145,7 @@ def test_lab_file_as_written_is_wrong_on_the_gpu(tmp_path: Path) -> None:
 
 
 def test_lab_file_pruned_is_correct_on_the_gpu(tmp_path: Path) -> None:
-    lab = ALL["c3a-softmax"].folder / "solutions" / "correct" / "lab_a1_pruned.py"
-    result = grade_gpu(lab.read_text(), "c3a-softmax", tmp_path, profile=False)
+    result = grade_gpu(LAB.read_text(), "c3a-softmax", tmp_path, profile=False)
     assert result.verdict is Verdict.CORRECT, result.messages
 
 
