@@ -183,7 +183,14 @@ def judge(
             n: statistics.median(a - b for a, b in zip(synced[n], times[n], strict=True))
             for n in times
         }
-        reference_gap = min((g for n, g in gap.items() if n != "submission"), default=0.0)
+        # the gap with nothing pending, measured in the submission's own process where the
+        # baselines were timed in another (turns.py); else the baselines' gap
+        null = (data.get("null") or {}).get("gap")
+        reference_gap = (
+            statistics.median(null)
+            if null
+            else min((g for n, g in gap.items() if n != "submission"), default=0.0)
+        )
         outside = max(0.0, gap["submission"] - reference_gap)
         entry = ShapeBenchmark(
             name=shape.case.name,

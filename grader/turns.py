@@ -57,6 +57,7 @@ class Turns:
         self.times: dict[int, dict[str, list[float]]] = {}
         self.synced: dict[int, dict[str, list[float]]] = {}
         self.checks: list[tuple[int, int, Comparison]] = []
+        self.null_gap: dict[int, list[float]] = {}  # the child's gap with nothing pending
         self._full: dict[int, int] = {}  # full outputs asked for, per shape
         self._pending: dict[int, tuple[int, torch.Tensor]] = {}  # shape -> (round, reference)
         self._drawn: tuple[tuple[int, int], list[Arg]] | None = None
@@ -95,6 +96,7 @@ class Turns:
             raise wire.WireError("a benchmark round out of turn")
         sub.append(float(header["time"]))
         sub_synced.append(float(header["synced"]))
+        self.null_gap.setdefault(s.id, []).append(float(header.get("null_gap") or 0.0))
         inputs = self._inputs(s, r)
         ref = self.checkpoint.reference(inputs)
         if "bad" in header:
@@ -200,5 +202,6 @@ class Turns:
                 out[sid] = {
                     "times": {k: v[:n] for k, v in times.items()},
                     "synced": {k: v[:n] for k, v in self.synced[sid].items()},
+                    "null": {"gap": self.null_gap.get(sid, [])[:n]},
                 }
         return out

@@ -45,6 +45,10 @@ def load_baselines(path: str, names: list[str]) -> dict[str, Fn]:
     return {n: table[n] for n in names if callable(table.get(n))}
 
 
+def _nothing() -> None:
+    return None
+
+
 def benchmark_fresh(
     out: IO[bytes],
     control: IO[bytes],
@@ -83,12 +87,16 @@ def benchmark_fresh(
             return
         args = _fill(buffers, fresh_inputs(problem.make_inputs, case, seeds[r]))
         elapsed, until_synced, result = timed_call(entry, args, flush)
+        # this process's own gap from the end event to a synchronize, with nothing pending:
+        # what the submission's gap is compared with (the baselines' are another process's)
+        null_time, null_synced, _ = timed_call(_nothing, [], flush)
         header = {
             "type": "bench_round",
             "shape": shape["id"],
             "round": r,
             "time": elapsed,
             "synced": until_synced,
+            "null_gap": null_synced - null_time,
         }
         last = result if type(result) is torch.Tensor else None
         if last is None:

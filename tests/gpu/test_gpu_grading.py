@@ -172,7 +172,9 @@ def test_side_stream_work_is_not_rewarded(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["data_ptr_cache.py", "correct_once.py"])
 def test_answers_cached_or_skipped_while_timed_are_wrong(name: str, tmp_path: Path) -> None:
     result = grade_gpu((GPU_FIXTURES / name).read_text(), "c3a-softmax", tmp_path, profile=False)
-    assert result.verdict is Verdict.WRONG_ANSWER, result.messages
+    # a cache by data_ptr also answers some correctness calls without a launch (the caching
+    # allocator hands a freed clone's memory to the next): forbidden then
+    assert result.verdict in {Verdict.WRONG_ANSWER, Verdict.FORBIDDEN}, result.messages
 
 
 def test_a_cpu_precheck_on_a_gpu_host_names_no_gpu(tmp_path: Path) -> None:

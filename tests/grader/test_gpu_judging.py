@@ -97,6 +97,21 @@ def test_a_time_below_the_roofline_floor_is_flagged() -> None:
     assert any("below the roofline floor" in f for f in res.flags)
 
 
+def test_the_gap_is_measured_against_the_submissions_own_process() -> None:
+    """With the baselines timed by the parent (turns.py), the child's own gap with nothing
+    pending is the reference: a process that synchronizes 35 µs slower is not flagged (an
+    honest lab file was, on the H200, 32 µs against the parent's baselines), but work left
+    running after the end event still is."""
+    raw = _raw(100.0, 110.0, sub_gap=40.0)
+    raw[0]["null"] = {"gap": [35.0] * 30}
+    res = benchmark.judge([_shape(1_000_000)], raw, CAL, "NVIDIA H200", "torch")
+    assert res.shapes[0].outside_stream_us == 5.0 and not res.flags
+    raw = _raw(100.0, 110.0, sub_gap=95.0)
+    raw[0]["null"] = {"gap": [5.0] * 30}
+    res = benchmark.judge([_shape(1_000_000)], raw, CAL, "NVIDIA H200", "torch")
+    assert any("after the timed region" in f for f in res.flags)
+
+
 def test_work_finishing_after_the_timed_region_is_flagged() -> None:
     res = benchmark.judge(
         [_shape(1_000_000)], _raw(3.0, 110.0, sub_gap=95.0), CAL, "NVIDIA H200", "torch"
