@@ -157,8 +157,10 @@ def run_cases(
     submission: str,
 ) -> None:
     """Every run under every autotune config, config by config, the runs of each config in an
-    order drawn here (the submission cannot see it): calls with the same inputs are never
-    back to back, so a config cannot be handed the output an earlier one computed."""
+    order drawn here (the submission cannot see it): a config's call no longer follows the
+    previous config's call on the same inputs, so handing back the output an earlier config
+    computed is wrong unless the submission guesses which run comes (two draws per case share
+    a shape: about one chance in two per case)."""
     device = job["device"]
     runs = job["runs"]
     # one copy on the device per run; each call gets a fresh device-side clone of it
