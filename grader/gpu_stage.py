@@ -150,6 +150,7 @@ def finish(
             result.messages.extend(f"Nsight Compute, {where}: {line}" for line in said)
             if unaccounted := nsight.unaccounted(p, bench):
                 reasons.append(unaccounted)
+            reasons.extend(nsight.timing_disagrees(p, bench))
         stages["nsight"] = time.monotonic() - t
         result.profile = profiles[0] if profiles else None
         result.extra_profiles = profiles[1:]

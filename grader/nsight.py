@@ -35,6 +35,13 @@ _IMPL = re.compile(r"kgrade:(\w+)")
 # The submission's profiled kernels must account for at least this share of its benchmarked
 # time on the same shape (measured on H200 references: 0.82-0.98).
 MIN_ACCOUNTED = 0.5
+# A timed call cannot take less than its kernels do. On the H200 (2026-12-01) every honest
+# timing was 2-19 % above Nsight's sum of the same kernels' durations at the same shape (the
+# timed call adds launch gaps), so a timing this far below it is not believed; and a baseline's
+# time (the parent's) more than this far above its Nsight measurement says the timing went
+# wrong.
+TIMED_BELOW_PROFILE = 0.9
+BASELINE_ABOVE_PROFILE = 1.5
 MAX_REPORT = 512 << 20
 
 
@@ -239,3 +246,32 @@ def unaccounted(profile: ProfileResult, bench: BenchmarkResult) -> str | None:
         f"benchmark timed {took:.1f} µs: the profile does not account for your work, so it is "
         "no evidence for level 3."
     )
+
+
+def timing_disagrees(profile: ProfileResult, bench: BenchmarkResult) -> list[str]:
+    """Reasons no speedup is credited: the timed times against what Nsight Compute measured,
+    outside the child, for the same kernels at the same shape."""
+    timed = next(
+        (s for s in bench.shapes if s.shape == profile.shape and s.dtype == profile.dtype), None
+    )
+    if timed is None:
+        return []
+    reasons = []
+    for impl, total in profile.totals.items():
+        took = timed.times_us.get(impl)
+        if took is None or total.duration_us <= 0:
+            continue
+        who = "your call" if impl == "submission" else f"the {impl} baseline"
+        if impl == "submission" and took < TIMED_BELOW_PROFILE * total.duration_us:
+            reasons.append(
+                f"On {timed.name} the benchmark timed {who} at {took:.1f} µs, but Nsight "
+                f"Compute measured {total.duration_us:.1f} µs for its kernels: a timed call "
+                "cannot be faster than its kernels, so no speedup is credited."
+            )
+        elif impl != "submission" and took > BASELINE_ABOVE_PROFILE * total.duration_us:
+            reasons.append(
+                f"On {timed.name} the benchmark timed {who} at {took:.1f} µs, against "
+                f"{total.duration_us:.1f} µs measured by Nsight Compute: the timing is not "
+                "trusted, so no speedup is credited."
+            )
+    return reasons

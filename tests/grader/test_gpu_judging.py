@@ -206,6 +206,20 @@ def test_a_profile_that_misses_most_of_the_timed_work_is_no_evidence() -> None:
     assert said is not None and "12.0 µs" in said and "69.6 µs" in said
 
 
+def test_a_timing_below_what_nsight_measured_is_not_believed() -> None:
+    """Issue 18: the timed time of a call is checked against Nsight's, measured outside the
+    child, for the same kernels at the same shape."""
+    bench, profile = _bench(), _profile()
+    assert nsight.timing_disagrees(profile, bench) == []  # 69.6 µs timed, 70 µs profiled
+    profile.totals["submission"].duration_us = 90.0  # timed 23 % faster than its kernels
+    (said,) = nsight.timing_disagrees(profile, bench)
+    assert "69.6 µs" in said and "90.0 µs" in said and "no speedup" in said
+    profile = _profile()
+    bench.shapes[0].times_us["torch"] = 3 * profile.totals["torch"].duration_us
+    (said,) = nsight.timing_disagrees(profile, bench)
+    assert "torch baseline" in said
+
+
 def _cite():  # type: ignore[no-untyped-def]
     return facts.build(_bench(), [_profile()])
 
