@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from grader import cachefile, early, job, sandbox
+from grader.defines import Defines
 from grader.harness import wire
 from grader.models import Verdict
 from grader.options import GradeOptions
-from grader.static import Checker
 from grader.text import untrusted
 
 TARGET = ("cuda", 90, 32)  # sm_90 (the H200): backend, compute capability, warp size
@@ -76,7 +76,7 @@ def restricted_module(runnable: str) -> Restricted | None:
     """The module the compile process imports, or None where it cannot be made."""
     try:
         tree = ast.parse(runnable)
-        checker = Checker(tree, tree.body, set())
+        checker = Defines(tree, tree.body)
     except (SyntaxError, ValueError, RecursionError):
         return None
     lines = runnable.splitlines()

@@ -1,0 +1,416 @@
+"""The allowlist check's walk over a submission's AST (see static.py for what it holds a file
+to): host code against the allowed modules, attributes and builtins and the names the file
+defines; kernel bodies against triton.language, their locals, other kernels and constants."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from grader import allowlist as al
+from grader.defines import Defines, bound_by, scope_names
+
+DUNDER_TEXT = re.compile(r"__\w+__")
+MODULES = {
+    "torch",
+    "torch.cuda",
+    "triton",
+    "triton.language",
+    "triton.language.math",
+    "triton.language.extra",
+    "triton.language.extra.cuda",
+    "triton.language.extra.libdevice",
+    "triton.language.extra.cuda.libdevice",
+    "math",
+    "typing",
+    "functools",
+    "itertools",
+}
+COMPUTE_HINT = "compute in a Triton kernel; host code may allocate, read metadata and make views"
+
+
+class Checker(Defines):
+    def __init__(self, tree: ast.Module, body: list[ast.stmt], host_ops: set[str]) -> None:
+        super().__init__(tree, body)
+        self.forbidden: list[str] = []
+        self.host_ops = host_ops
+
+    # --- refusals ------------------------------------------------------------------------------
+    def refuse(self, node: ast.AST, what: str) -> None:
+        self.forbidden.append(f"line {getattr(node, 'lineno', '?')}: {what}")
+
+    # --- the walk ------------------------------------------------------------------------------
+    def run(self, body: list[ast.stmt]) -> None:
+        scope = [self.module_names]
+        for stmt in body:
+            self.visit(stmt, scope, kernel=False)
+
+    def visit(self, node: ast.AST, scopes: list[set[str]], kernel: bool) -> None:
+        method = getattr(self, f"v_{type(node).__name__}", None)
+        if method is not None:
+            if method(node, scopes, kernel) is False:
+                return
+        elif kernel:
+            self.kernel_node(node)
+        for child in ast.iter_child_nodes(node):
+            self.visit(child, scopes, kernel)
+
+    def kernel_node(self, node: ast.AST) -> None:
+        banned = (
+            ast.Lambda,
+            ast.ClassDef,
+            ast.Import,
+            ast.ImportFrom,
+            ast.Global,
+            ast.Nonlocal,
+            ast.Try,
+            ast.With,
+            ast.Yield,
+            ast.YieldFrom,
+            ast.ListComp,
+            ast.SetComp,
+            ast.DictComp,
+            ast.GeneratorExp,
+            ast.Await,
+            ast.Match,
+            ast.Delete,
+            ast.Starred,
+            ast.JoinedStr,
+        )
+        if isinstance(node, banned):
+            self.refuse(
+                node,
+                f"'{type(node).__name__}' inside a kernel is not Triton: a @triton.jit body may "
+                "use triton.language, its arguments and locals, other kernels of this file, "
+                "constants and range/min/max/len/int/float/print",
+            )
+
+    def v_ClassDef(self, node: ast.ClassDef, scopes: list[set[str]], kernel: bool) -> bool:
+        self.refuse(node, "a class is not allowed in a submission: write plain functions")
+        return False
+
+    def v_AsyncFunctionDef(self, node: ast.AST, scopes: list[set[str]], kernel: bool) -> bool:
+        self.refuse(node, "async code is not allowed in a submission")
+        return False
+
+    def v_Match(self, node: ast.AST, scopes: list[set[str]], kernel: bool) -> bool:
+        self.refuse(node, "a match statement is not allowed in a submission: use if/elif")
+        return False
+
+    def v_Import(self, node: ast.Import, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.kernel_node(node)
+            return False
+        for a in node.names:
+            if a.name not in al.IMPORTS:
+                self.refuse(
+                    node,
+                    f"import of '{a.name}' is not allowed in a submission "
+                    f"(allowed: {_allowed_imports()})",
+                )
+        return False
+
+    def v_ImportFrom(self, node: ast.ImportFrom, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.kernel_node(node)
+            return False
+        if node.level:
+            self.refuse(node, "relative imports are not allowed")
+            return False
+        mod = node.module or ""
+        if mod not in al.IMPORTS:
+            self.refuse(
+                node,
+                f"import of '{mod}' is not allowed in a submission (allowed: {_allowed_imports()})",
+            )
+            return False
+        names = al.IMPORTS[mod]
+        members = names if names is not None else al.module_members(mod) or frozenset()
+        for a in node.names:
+            if a.name not in members:
+                self.refuse(
+                    node,
+                    f"'from {mod} import {a.name}' is not allowed: {_member_hint(mod, a.name)}",
+                )
+        return False
+
+    def v_FunctionDef(self, node: ast.FunctionDef, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.refuse(
+                node,
+                "a function defined inside a kernel is not Triton: make it a "
+                "@triton.jit function at module level",
+            )
+            return False
+        if node.name.startswith("__") and node.name.endswith("__"):
+            self.refuse(node, f"the name '{node.name}' is not allowed (no dunder names)")
+        is_kernel = self.kernels.get(node.name) is node
+        if is_kernel and len(scopes) > 1:
+            self.refuse(
+                node,
+                "define kernels at module level: a kernel inside a function could "
+                "read that function's variables",
+            )
+        if is_kernel:
+            for d in [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
+                if not self._literal(d):
+                    self.refuse(d, "a kernel's default argument must be a constant")
+            self._kernel_annotations(node)
+        for dec in node.decorator_list:
+            name = self._decorator(dec)
+            if name not in al.KERNEL_DECORATORS | al.HOST_DECORATORS:
+                self.refuse(
+                    dec,
+                    f"the decorator '{ast.unparse(dec)[:60]}' is not allowed "
+                    "(allowed: triton.jit, triton.autotune, triton.heuristics, "
+                    "functools.lru_cache/cache, torch.no_grad)",
+                )
+            self.visit(dec, scopes, False)
+        self._arguments(node.args, scopes)
+        if node.returns is not None:
+            self.visit(node.returns, scopes, False)
+        own, _ = scope_names(node.body, node.args)
+        chain = [scopes[0], own] if is_kernel else [*scopes, own]
+        for stmt in node.body:
+            self.visit(stmt, chain, is_kernel)
+        return False
+
+    def _kernel_annotations(self, node: ast.FunctionDef) -> None:
+        """A kernel's annotations run where its def runs (also where kgrade compiles it):
+        only triton.language's names (`tl.constexpr`, a dtype), int/float/bool, or a string."""
+        a = node.args
+        params = [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
+        for ann in [p.annotation for p in params if p is not None] + [node.returns]:
+            if ann is None or (isinstance(ann, ast.Constant) and isinstance(ann.value, str)):
+                continue
+            if (
+                isinstance(ann, ast.Name)
+                and ann.id in {"int", "float", "bool"}
+                and ann.id not in self.module_names
+            ):  # a builtin type, which Triton reads (`int`: i32)
+                continue
+            name = self.canon(ann) if isinstance(ann, ast.Name | ast.Attribute) else None
+            if name is None or not name.startswith("triton.language."):
+                self.refuse(
+                    ann,
+                    f"the annotation '{ast.unparse(ann)[:60]}' of a kernel is not allowed: "
+                    "annotate kernel parameters with triton.language names (tl.constexpr, "
+                    "tl.float32), int, float, bool or not at all",
+                )
+
+    def _arguments(self, args: ast.arguments, scopes: list[set[str]]) -> None:
+        for d in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
+            self.visit(d, scopes, False)
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if a is not None and a.annotation is not None:
+                self.visit(a.annotation, scopes, False)
+            if a is not None and a.arg.startswith("__"):
+                self.refuse(a, f"the name '{a.arg}' is not allowed (no dunder names)")
+
+    def v_Lambda(self, node: ast.Lambda, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.kernel_node(node)
+            return False
+        self._arguments(node.args, scopes)
+        own, _ = scope_names([], node.args)
+        self.visit(node.body, [*scopes, own], False)
+        return False
+
+    def _comprehension(self, node: ast.AST, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.kernel_node(node)
+            return False
+        gens: list[ast.comprehension] = node.generators  # type: ignore[attr-defined]
+        own = set().union(*(bound_by(g.target) for g in gens))
+        inner = [*scopes, own]
+        for i, g in enumerate(gens):
+            self.visit(g.iter, scopes if i == 0 else inner, False)
+            for cond in g.ifs:
+                self.visit(cond, inner, False)
+        for part in ("elt", "key", "value"):
+            if (sub := getattr(node, part, None)) is not None:
+                self.visit(sub, inner, False)
+        return False
+
+    v_ListComp = v_SetComp = v_DictComp = v_GeneratorExp = _comprehension
+
+    def v_Name(self, node: ast.Name, scopes: list[set[str]], kernel: bool) -> bool:
+        name = node.id
+        if name.startswith("__") and name.endswith("__"):
+            self.refuse(node, f"the name '{name}' is not allowed (no dunder names)")
+            return False
+        if isinstance(node.ctx, ast.Store | ast.Del):
+            if name in self.aliases and not kernel:
+                self.refuse(node, f"'{name}' names an import: it cannot be assigned")
+            return False
+        local = any(name in s for s in scopes[1:])
+        if kernel:
+            self._kernel_name(node, local)
+            return False
+        if name in self.aliases:
+            self._module_value(node, self.aliases[name])
+            canon = self.aliases[name]
+            member = canon.rsplit(".", 1)[-1]
+            if (
+                canon.startswith("triton.language.")
+                and canon not in MODULES
+                and member not in al.host_triton_language()
+            ):
+                self.refuse(node, f"'{canon}' is device code: call it inside a @triton.jit kernel")
+        elif not local and name not in self.module_names and name not in al.HOST_BUILTINS:
+            self.refuse(
+                node,
+                f"'{name}' is not allowed in a submission: it is neither defined "
+                "in the file nor an allowed builtin (docs/SUBMISSIONS.md)",
+            )
+        return False
+
+    def _kernel_name(self, node: ast.Name, local: bool) -> None:
+        name = node.id
+        if local or name in al.KERNEL_BUILTINS or name in self.jit_names:
+            return
+        if name in self.constants:
+            return
+        canon = self.aliases.get(name, "")
+        if canon.startswith("triton.language") or canon in {"triton", "triton.cdiv", "math"}:
+            if canon.startswith("triton.language.") and canon not in MODULES:
+                member = canon.rsplit(".", 1)[1]
+                base = canon.rsplit(".", 1)[0]
+                if member not in (al.module_members(base) or ()):
+                    self.refuse(node, f"'{name}' is not triton.language")
+            return
+        self.refuse(
+            node,
+            f"'{name}' cannot be used inside a kernel: a @triton.jit body may use "
+            "triton.language, its arguments and locals, other @triton.jit functions, "
+            "module-level constants and range/min/max/len/int/float/print",
+        )
+
+    def _module_value(self, node: ast.AST, canon: str) -> None:
+        """A module may only be the base of an attribute access."""
+        if canon in MODULES:
+            parent = getattr(node, "parent", None)
+            if not (isinstance(parent, ast.Attribute) and parent.value is node):
+                self.refuse(
+                    node,
+                    f"the module '{canon}' can only be used as '{canon}.name': "
+                    "it cannot be passed, stored or returned",
+                )
+
+    def v_Attribute(self, node: ast.Attribute, scopes: list[set[str]], kernel: bool) -> bool:
+        base = self.canon(node.value)
+        if why := self._attribute(node, base, kernel):
+            self.refuse(node, why)
+        elif base in MODULES and kernel:
+            return False  # tl.load: nothing more to look at
+        self.visit(node.value, scopes, kernel)
+        return False
+
+    def _attribute(self, node: ast.Attribute, base: str | None, kernel: bool) -> str | None:
+        """Why this attribute is refused, or None."""
+        attr = node.attr
+        if attr.startswith("_"):
+            return f"'.{attr}' is not allowed: no private or dunder attributes"
+        if isinstance(node.ctx, ast.Store | ast.Del):
+            return (
+                f"assigning to an attribute ('.{attr}') is not allowed in a submission: "
+                "nothing of torch, triton or the harness may be changed"
+            )
+        if base is not None and base in MODULES:
+            allowed = self._kernel_module_members(base) if kernel else al.module_members(base)
+            if not kernel and base.startswith("triton.language"):
+                # device code: host code takes dtypes and annotation types only
+                allowed = al.host_triton_language() if base == "triton.language" else None
+                if attr not in (allowed or ()):
+                    return (
+                        f"'{base}.{attr}' is device code: call it inside a @triton.jit kernel "
+                        "(host code may use triton.language's dtypes and tl.constexpr)"
+                    )
+            if attr not in (allowed or ()) and not (base == "torch" and attr in self.host_ops):
+                return f"'{base}.{attr}' is not allowed: {_member_hint(base, attr)}"
+            self._module_value(node, f"{base}.{attr}")
+            return None
+        if self._finfo(node.value) and attr in al.FINFO:
+            return None
+        if base is not None and base.split(".")[0] in {"torch", "triton", "math"}:
+            # an object of an allowed module (torch.Tensor.view, triton.Config)
+            ok = attr in al.ANY_OBJECT
+            return None if ok else f"'{base}.{attr}' is not allowed: {COMPUTE_HINT}"
+        if kernel:
+            if attr in al.kernel_attributes():
+                return None
+            return f"'.{attr}' is not Triton: inside a kernel, values are triton.language tensors"
+        if attr in al.ANY_OBJECT or attr in self.host_ops:
+            return None
+        return f"'.{attr}' is not allowed in host code: {COMPUTE_HINT} (docs/SUBMISSIONS.md)"
+
+    def _finfo(self, v: ast.expr) -> bool:
+        """torch.finfo(...)/iinfo(...), or a name only ever bound to one."""
+        if isinstance(v, ast.Call):
+            return self.canon(v.func) in {"torch.finfo", "torch.iinfo"}
+        return isinstance(v, ast.Name) and v.id in self.finfo_names
+
+    def _kernel_module_members(self, base: str) -> frozenset[str]:
+        if base == "math":
+            return frozenset({"inf", "nan", "pi", "e", "tau"})
+        if base == "triton":
+            return frozenset({"language", "cdiv"})
+        if base.startswith("triton.language"):
+            return al.module_members(base) or frozenset()
+        return frozenset()
+
+    def v_Call(self, node: ast.Call, scopes: list[set[str]], kernel: bool) -> bool:
+        for kw in node.keywords:
+            if kw.arg in al.HOOK_KEYWORDS or kw.arg == "do_bench":
+                self.refuse(
+                    kw.value,
+                    f"'{kw.arg}=' is not allowed: a hook runs host code "
+                    "where no check sees it; do the work in the kernel or the entry",
+                )
+        name = self.canon(node.func)
+        if (name or "").startswith("triton.") and (
+            any(isinstance(a, ast.Starred) for a in node.args)
+            or any(kw.arg is None for kw in node.keywords)
+        ):
+            self.refuse(node, f"pass {name}'s arguments one by one, without * or **")
+        if name == "triton.Config" and len(node.args) > 3:
+            self.refuse(node, "pass triton.Config's options by keyword")
+        if name == "triton.autotune" and len(node.args) > 2:
+            self.refuse(node, "pass triton.autotune's options by keyword")
+        if kernel and isinstance(node.func, ast.Name):
+            fn = node.func.id
+            if any(fn in s for s in scopes[1:]):
+                self.refuse(
+                    node,
+                    f"calling '{fn}' inside a kernel is not Triton: a kernel may "
+                    "call triton.language functions and other @triton.jit functions",
+                )
+        return True
+
+    def v_Constant(self, node: ast.Constant, scopes: list[set[str]], kernel: bool) -> bool:
+        if isinstance(node.value, str) and DUNDER_TEXT.search(node.value):
+            self.refuse(node, "a string naming a dunder is not allowed in a submission")
+        return False
+
+    def v_Global(self, node: ast.Global, scopes: list[set[str]], kernel: bool) -> bool:
+        if kernel:
+            self.kernel_node(node)
+        for n in node.names:
+            if n in self.aliases:
+                self.refuse(node, f"'{n}' names an import: it cannot be assigned")
+        return False
+
+
+def _allowed_imports() -> str:
+    return ", ".join(sorted(m for m in al.IMPORTS if m != "__future__"))
+
+
+def _member_hint(module: str, name: str) -> str:
+    if module.startswith("torch"):
+        return f"torch may only allocate, describe and view tensors in a submission; {COMPUTE_HINT}"
+    if module.startswith("triton"):
+        return (
+            "a submission may use triton.jit/autotune/heuristics/Config/cdiv/"
+            "next_power_of_2 and triton.language"
+        )
+    return f"'{name}' is not on {module}'s list (docs/SUBMISSIONS.md)"
