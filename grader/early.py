@@ -20,7 +20,7 @@ from typing import IO
 
 from grader import sandbox
 
-Reader = Callable[[IO[bytes]], None]  # consumes the child's result pipe (an evaluate.Collector)
+Reader = Callable[[IO[bytes]], None]  # consumes the child's result pipe (a collect.Collector)
 
 
 class LateReader:

@@ -2,7 +2,7 @@
 
 Whatever the sandboxed child says (exception messages, its stdout and stderr, autotune config
 labels it builds from the student's own `triton.Config` values, kernel and phase names) is
-passed through `untrusted` where it enters the parent (`evaluate.Collector` for each frame
+passed through `untrusted` where it enters the parent (`collect.Collector` for each frame
 header, `sandbox._drain` for the captured output, `nsight.parse_raw_csv` for kernel names), so
 the JSON result, the terminal report and the web pages all get the same clean form:
 
