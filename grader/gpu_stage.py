@@ -55,6 +55,7 @@ def finish(
     child_spec: SpecFn,
     write_profile_job: WriteFn,
     replay: early.Early | None = None,
+    kernels: frozenset[str] = frozenset(),
 ) -> list[str]:
     """Fill result.benchmark/profile/explanation; return the reasons level 3 is not given
     (empty: level 3). May turn the verdict to wrong_answer if timed calls were wrong.
@@ -151,6 +152,13 @@ def finish(
             if unaccounted := nsight.unaccounted(p, bench):
                 reasons.append(unaccounted)
             reasons.extend(nsight.timing_disagrees(p, bench))
+            if kernels and (foreign := nsight.foreign_kernels(p, kernels, d.allowed_torch_ops)):
+                reasons.append(
+                    f"Nsight Compute saw your call on {where} launch kernels that are not your "
+                    f"Triton kernels: {', '.join(n[:80] for n in foreign[:3])}. Only your "
+                    "kernels (and torch's fills and copies) may do the work: no speedup is "
+                    "credited."
+                )
         stages["nsight"] = time.monotonic() - t
         result.profile = profiles[0] if profiles else None
         result.extra_profiles = profiles[1:]

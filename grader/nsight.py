@@ -275,3 +275,30 @@ def timing_disagrees(profile: ProfileResult, bench: BenchmarkResult) -> list[str
                 "trusted, so no speedup is credited."
             )
     return reasons
+
+
+# What a submission's profiled call may launch besides its own Triton kernels: torch's fills
+# and copies (torch.zeros, .contiguous(), .to(), torch.arange), and for a checkpoint with an epilogue
+# (`allowed_torch_ops`), torch's reductions of that name (MeanOps, sum_functor).
+ALLOWED_TORCH_KERNELS = ("fill", "copy", "with_index")  # with_index: torch.arange
+EPILOGUE_KERNELS = {"mean": "meanops", "sum": "sum_functor"}
+
+
+def foreign_kernels(
+    profile: ProfileResult, kernels: frozenset[str], epilogue: list[str]
+) -> list[str]:
+    """Kernels Nsight saw in the submission's profiled call that are neither its Triton
+    kernels (by function name) nor a fill, a copy or its checkpoint's epilogue."""
+    allowed = [
+        *ALLOWED_TORCH_KERNELS,
+        *(EPILOGUE_KERNELS[e] for e in epilogue if e in EPILOGUE_KERNELS),
+    ]
+    return sorted(
+        {
+            k.name
+            for k in profile.kernels
+            if k.impl == "submission"
+            and k.name not in kernels
+            and not any(a in k.name.lower() for a in allowed)
+        }
+    )

@@ -431,6 +431,7 @@ def _grade(
                     shape_id,
                 ),
                 replay,
+                kernels=frozenset(static.kernels),
             )
     finally:
         later.close()  # a replay child never given its job is killed here

@@ -32,6 +32,7 @@ class StaticReport:
     forbidden: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # wrong shape of submission (no entry…)
     runnable: str = ""  # the source the sandbox runs: the main block blanked
+    kernels: list[str] = field(default_factory=list)  # the file's Triton kernels, by name
 
     @property
     def ok(self) -> bool:
@@ -85,6 +86,7 @@ def check(
     except RecursionError:
         checker.forbidden.append("the file nests too deeply to be checked")
     report.forbidden = list(dict.fromkeys(checker.forbidden))
+    report.kernels = sorted(checker.kernels)
 
     defined = any(
         (isinstance(n, ast.FunctionDef) and n.name == entry)

@@ -15,6 +15,7 @@ from grader.models import (
     BenchmarkResult,
     CaseSpec,
     ImplTotals,
+    KernelMetrics,
     ProfileResult,
     Ratio,
     RubricSpec,
@@ -218,6 +219,32 @@ def test_a_timing_below_what_nsight_measured_is_not_believed() -> None:
     bench.shapes[0].times_us["torch"] = 3 * profile.totals["torch"].duration_us
     (said,) = nsight.timing_disagrees(profile, bench)
     assert "torch baseline" in said
+
+
+def test_kernels_not_the_submissions_own_are_named() -> None:
+    """Issue 18: what the profiled call launched, seen by Nsight outside the child: the file's
+    Triton kernels, torch's fills and copies, and its checkpoint's epilogue; nothing else."""
+    profile = _profile()
+    mine = KernelMetrics(
+        impl="submission",
+        name="_softmax_kernel",
+        duration_us=70,
+        dram_read_bytes=134e6,
+        dram_write_bytes=107e6,
+    )
+    profile.kernels.append(mine)
+    names = frozenset({"_softmax_kernel"})
+    assert nsight.foreign_kernels(profile, names, []) == []
+    extra = [
+        "void vectorized_elementwise_kernel<4, FillFunctor<float>, std::array<char *, 1>>(int)",
+        "void unrolled_elementwise_kernel<direct_copy_kernel_cuda(TensorIteratorBase &)>",
+        "void reduce_kernel<512, 1, ReduceOp<float, MeanOps<float, float, float, float>>>(T3)",
+        "void cunn_SoftMaxForward<4, float, float, float>(T1 *, const T2 *, int)",
+    ]
+    for name in extra:
+        profile.kernels.append(mine.model_copy(update={"name": name}))
+    assert nsight.foreign_kernels(profile, names, ["mean"]) == [extra[3]]
+    assert nsight.foreign_kernels(profile, names, []) == sorted([extra[2], extra[3]])
 
 
 def _cite():  # type: ignore[no-untyped-def]
