@@ -278,8 +278,8 @@ def timing_disagrees(profile: ProfileResult, bench: BenchmarkResult) -> list[str
 
 
 # What a submission's profiled call may launch besides its own Triton kernels: torch's fills
-# and copies (torch.zeros, .contiguous(), .to(), torch.arange), and for a checkpoint with an epilogue
-# (`allowed_torch_ops`), torch's reductions of that name (MeanOps, sum_functor).
+# and copies (torch.zeros, .contiguous(), .to(), torch.arange), and for a checkpoint with an
+# epilogue (`allowed_torch_ops`), torch's reductions of that name (MeanOps, sum_functor).
 ALLOWED_TORCH_KERNELS = ("fill", "copy", "with_index")  # with_index: torch.arange
 EPILOGUE_KERNELS = {"mean": "meanops", "sum": "sum_functor"}
 
