@@ -398,3 +398,38 @@ def test_the_report_names_the_configs_the_profiled_call_ran() -> None:
         "your call ran the configs your autotuner picked while timed: "
         "softmax_kernel(BLOCK_SIZE=4096, num_warps=8)"
     ) in render(result)
+
+
+def test_the_cross_checks_flag_no_honest_grading_of_the_h200_record() -> None:
+    """The timing and kernel cross-checks, replayed on every profiled grading of the
+    references and the lab file in the 2026-12-01 H200 record: none of them is flagged."""
+    import json
+    import tarfile
+
+    from grader import checkpoints
+    from grader.models import GradeResult
+    from grader.static import check
+
+    record = FIXTURE.parents[2] / "benchmarks" / "results" / "2026-12-01-h200-trust-1-gradings.tgz"
+    softmax = checkpoints.get("c3a-softmax")
+    lab = softmax.folder / "solutions" / "correct" / "lab_a1_pruned.py"
+    own = {
+        cid: frozenset(check(cp.reference_solution.read_text(), cp.definition.entry).kernels)
+        for cid, cp in checkpoints.builtins().items()
+    }
+    own["c3a-softmax"] |= frozenset(check(lab.read_text(), "softmax_triton").kernels)
+    seen = 0
+    with tarfile.open(record) as tar:
+        for member in tar.getmembers():
+            fp = tar.extractfile(member)
+            if fp is None:
+                continue
+            result = GradeResult.model_validate(json.load(fp)["result"])
+            if result.profile is None or result.benchmark is None:
+                continue
+            ops = checkpoints.get(result.checkpoint).definition.allowed_torch_ops
+            for p in [result.profile, *result.extra_profiles]:
+                assert nsight.timing_disagrees(p, result.benchmark) == []
+                assert nsight.foreign_kernels(p, own[result.checkpoint], ops) == []
+                seen += 1
+    assert seen >= 10
