@@ -25,7 +25,7 @@ from app.submissions import service
 from app.web import plots, session
 from grader import facts
 from grader.checkpoints import BUILTIN_DIR
-from grader.models import Citable
+from grader.models import Citable, GradeResult
 from grader.text import untrusted
 
 HERE = Path(__file__).resolve().parent
@@ -189,8 +189,18 @@ def _cite_tables(result: dict[str, Any]) -> list[facts.Table]:
     return facts.tables(cite) if cite is not None else []
 
 
+def _stored(result: dict[str, Any]) -> dict[str, Any]:
+    """A stored result as today's model has it: fields added since it was stored get their
+    defaults (a result from an older kgrade must still render); one that no longer validates
+    is shown as it is."""
+    try:
+        return GradeResult.model_validate(result).model_dump(mode="json")
+    except ValueError:
+        return result
+
+
 def _view(sub: Any) -> dict[str, Any]:
-    result = sub.result or {}
+    result = _stored(sub.result or {})
     bench = result.get("benchmark")
     return {
         "sub": sub,
