@@ -62,6 +62,7 @@ class Turns:
         self._pending: dict[int, tuple[int, torch.Tensor]] = {}  # shape -> (round, reference)
         self._drawn: tuple[tuple[int, int], list[Arg]] | None = None
         self._flush: torch.Tensor | None = None
+        self.failed: str | None = None  # why this process's own part failed, if it did
 
     @property
     def active(self) -> bool:
@@ -79,6 +80,15 @@ class Turns:
         return None
 
     def frame(self, kind: str, header: dict[str, Any], payload: bytes | bytearray) -> None:
+        try:
+            self._frame(kind, header, payload)
+        except wire.WireError:
+            raise
+        except Exception as exc:  # this process's own work failed: not the submission's doing
+            self.failed = f"{type(exc).__name__}: {str(exc)[:300]}"
+            raise wire.WireError("the grader's own timing failed") from exc
+
+    def _frame(self, kind: str, header: dict[str, Any], payload: bytes | bytearray) -> None:
         s = self._shape(header)
         if kind == "bench_ready":
             self._warm(s)
