@@ -29,7 +29,7 @@ from grader.benchmark import BenchShape
 from grader.checkpoints import Checkpoint
 from grader.evaluate import Collected, Collector
 from grader.job import Paths
-from grader.models import GradeResult, KernelMetrics, ProfileResult, Verdict
+from grader.models import BenchmarkResult, GradeResult, KernelMetrics, ProfileResult, Verdict
 from grader.options import GradeOptions
 
 # (job paths, command prefix, extra mounts) -> the child's sandbox spec
@@ -66,24 +66,7 @@ def finish(
     if collected.bench_error:
         reasons.append(f"The benchmark failed: {collected.bench_error.get('message')}")
         return reasons
-    bad = [(s, r, c) for s, r, c in collected.bench_checks if not c.passed]
-    # fresh inputs (turns.py): every round sampled, and FULL_CHECKS whole outputs
-    expected = sum(
-        len(s.verify) if s.seeds is None else s.rounds + benchmark.FULL_CHECKS for s in shapes
-    )
-    if bad or len(collected.bench_checks) < expected:
-        result.verdict = Verdict.WRONG_ANSWER
-        if bad:
-            s, r, c = bad[0]
-            name = next((x.case.name for x in shapes if x.id == s), str(s))
-            result.messages.append(
-                f"Correct when checked, but wrong while being timed ({len(bad)} of "
-                f"{len(collected.bench_checks)} checked timed calls; first: shape "
-                f"'{name}', call {r + 1}: {c.message}). Does it cache answers "
-                "or skip work after the first calls?"
-            )
-        else:
-            result.messages.append("The outputs of the timed calls did not all come back.")
+    if not _timed_calls_right(result, collected, shapes):
         return ["wrong while being timed"]
 
     t = time.monotonic()
@@ -116,15 +99,7 @@ def finish(
             f"({', '.join(d.target_gpus)})."
         )
     reasons.extend(bench.flags)
-    gm = bench.geomean.get(d.rubric.baseline)
-    if gm is None:
-        reasons.append(f"No speedup over the '{d.rubric.baseline}' baseline was measured.")
-    elif gm.low <= d.rubric.min_speedup_lower_bound:
-        reasons.append(
-            f"Not shown to beat '{d.rubric.baseline}': speedup {gm.median:.2f}× (95 % CI "
-            f"{gm.low:.2f}–{gm.high:.2f}×, geometric mean over {len(bench.shapes)} shapes); "
-            f"level 3 needs the lower bound above {d.rubric.min_speedup_lower_bound:g}."
-        )
+    reasons.extend(_speedup_reasons(bench, checkpoint))
 
     profiles = []
     if options.profile:
@@ -141,24 +116,7 @@ def finish(
                 "submission-full.ncu-rep" if i == 0 else f"submission-{shape.id}.ncu-rep",
             )
             profiles.append(p)
-            where = f"{p.name} ({facts.shape_text(p.shape, p.dtype)})"
-            if p.error:
-                reasons.append(
-                    f"No Nsight Compute evidence on {where}: {p.error}. Level 3 needs it."
-                )
-                continue
-            said = nsight.summary(p.totals)
-            result.messages.extend(f"Nsight Compute, {where}: {line}" for line in said)
-            if unaccounted := nsight.unaccounted(p, bench):
-                reasons.append(unaccounted)
-            reasons.extend(nsight.timing_disagrees(p, bench))
-            if kernels and (foreign := nsight.foreign_kernels(p, kernels, d.allowed_torch_ops)):
-                reasons.append(
-                    f"Nsight Compute saw your call on {where} launch kernels that are not your "
-                    f"Triton kernels: {', '.join(n[:80] for n in foreign[:3])}. Only your "
-                    "kernels (and torch's fills and copies) may do the work: no speedup is "
-                    "credited."
-                )
+            reasons.extend(_evidence(p, bench, result, kernels, d.allowed_torch_ops))
         stages["nsight"] = time.monotonic() - t
         result.profile = profiles[0] if profiles else None
         result.extra_profiles = profiles[1:]
@@ -172,6 +130,71 @@ def finish(
         check = explanation.check(options.explanation, d.rubric, result.citable)
         result.explanation = check
         reasons.extend(check.messages)
+    return reasons
+
+
+def _timed_calls_right(result: GradeResult, collected: Collected, shapes: list[BenchShape]) -> bool:
+    """Every checked timed call right and all of them back; else the verdict turns to
+    wrong_answer, with the first wrong call named."""
+    bad = [(s, r, c) for s, r, c in collected.bench_checks if not c.passed]
+    # fresh inputs (turns.py): every round sampled, and FULL_CHECKS whole outputs
+    expected = sum(
+        len(s.verify) if s.seeds is None else s.rounds + benchmark.FULL_CHECKS for s in shapes
+    )
+    if not bad and len(collected.bench_checks) >= expected:
+        return True
+    result.verdict = Verdict.WRONG_ANSWER
+    if bad:
+        s, r, c = bad[0]
+        name = next((x.case.name for x in shapes if x.id == s), str(s))
+        result.messages.append(
+            f"Correct when checked, but wrong while being timed ({len(bad)} of "
+            f"{len(collected.bench_checks)} checked timed calls; first: shape "
+            f"'{name}', call {r + 1}: {c.message}). Does it cache answers "
+            "or skip work after the first calls?"
+        )
+    else:
+        result.messages.append("The outputs of the timed calls did not all come back.")
+    return False
+
+
+def _speedup_reasons(bench: BenchmarkResult, checkpoint: Checkpoint) -> list[str]:
+    rubric = checkpoint.definition.rubric
+    gm = bench.geomean.get(rubric.baseline)
+    if gm is None:
+        return [f"No speedup over the '{rubric.baseline}' baseline was measured."]
+    if gm.low <= rubric.min_speedup_lower_bound:
+        return [
+            f"Not shown to beat '{rubric.baseline}': speedup {gm.median:.2f}× (95 % CI "
+            f"{gm.low:.2f}–{gm.high:.2f}×, geometric mean over {len(bench.shapes)} shapes); "
+            f"level 3 needs the lower bound above {rubric.min_speedup_lower_bound:g}."
+        ]
+    return []
+
+
+def _evidence(
+    p: ProfileResult,
+    bench: BenchmarkResult,
+    result: GradeResult,
+    kernels: frozenset[str],
+    epilogue: list[str],
+) -> list[str]:
+    """One profile's summary into the messages, and the reasons it is no evidence for level 3:
+    none taken, kernels that do not account for the timed work, times Nsight contradicts,
+    kernels that are not the submission's."""
+    where = f"{p.name} ({facts.shape_text(p.shape, p.dtype)})"
+    if p.error:
+        return [f"No Nsight Compute evidence on {where}: {p.error}. Level 3 needs it."]
+    result.messages.extend(f"Nsight Compute, {where}: {line}" for line in nsight.summary(p.totals))
+    reasons = [r for r in [nsight.unaccounted(p, bench)] if r]
+    reasons.extend(nsight.timing_disagrees(p, bench))
+    if kernels and (foreign := nsight.foreign_kernels(p, kernels, epilogue)):
+        reasons.append(
+            f"Nsight Compute saw your call on {where} launch kernels that are not your "
+            f"Triton kernels: {', '.join(n[:80] for n in foreign[:3])}. Only your "
+            "kernels (and torch's fills and copies) may do the work: no speedup is "
+            "credited."
+        )
     return reasons
 
 

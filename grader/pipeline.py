@@ -13,6 +13,7 @@ import os
 import platform
 import secrets
 import time
+from pathlib import Path
 
 import torch
 
@@ -29,11 +30,11 @@ from grader import (
     turns,
 )
 from grader.checkpoints import Checkpoint
-from grader.evaluate import Collector, PlannedRun, evaluate
+from grader.evaluate import Collector, Evaluation, PlannedRun, evaluate
 from grader.harness import interp_bf16
 from grader.models import GradeResult, Verdict
 from grader.options import GradeOptions
-from grader.static import check
+from grader.static import StaticReport, check
 
 log = logging.getLogger(__name__)
 # Every autotune config is checked on every case. Outputs up to this size come back whole for
@@ -275,17 +276,8 @@ def _grade(
     static = check(source, entry, set(checkpoint.definition.allowed_torch_ops))
     source = static.runnable
     stages["static"] = time.monotonic() - t0
-    if static.syntax_error:
-        return _level0(checkpoint, Verdict.COMPILE_ERROR, device, [static.syntax_error])
-    if static.forbidden:
-        return _level0(checkpoint, Verdict.FORBIDDEN, device, static.forbidden)
-    if static.problems:
-        verdict = (
-            Verdict.FORBIDDEN
-            if "triton.jit" in " ".join(static.problems)
-            else Verdict.COMPILE_ERROR
-        )
-        return _level0(checkpoint, verdict, device, static.problems)
+    if (refused := _refused(static, checkpoint, device)) is not None:
+        return refused
 
     sandboxed = not options.unsafe_no_sandbox
     if sandboxed and (why := sandbox.probe()) is not None:
@@ -295,20 +287,7 @@ def _grade(
         )
 
     seed = options.seed if options.seed is not None else secrets.randbits(63)
-    kept = (
-        job.source_cache(options.cache_dir, source, device)
-        if options.cache_dir is not None and device == "cuda"
-        else None
-    )
-    if spare is not None:  # CPU only (fits): its folders, its waiting child
-        spare.used = True
-        root, paths = spare.root, spare.paths
-    else:
-        root = job.new_root(options.work_dir)
-        cap = folder_cap(options)  # a kept cache is then copied into the capped one and back
-        paths = job.Paths(
-            root / "job", root / "out", sandboxed, None if cap else kept, cap, kept if cap else None
-        )
+    root, paths, kept = _folders(source, options, device, sandboxed, spare)
 
     def spec_for(at: job.Paths, prefix: list[str], mounts: list[sandbox.Mount]) -> sandbox.Spec:
         """A child under `ncu` (the Nsight replay's, the baselines'): it waits for profile.json."""
@@ -351,13 +330,10 @@ def _grade(
             )
             stages["inputs"] = time.monotonic() - t1
             collector.expect(runs, {s.id: s.references for s in shapes})
+            flush = gpu_stage.flush_bytes() if shapes else 0
             if any(s.seeds is not None for s in shapes):  # fresh inputs: baselines timed here
                 collector.turns = turns.Turns(
-                    checkpoint,
-                    shapes,
-                    checkpoint.definition.tolerances,
-                    gpu_stage.flush_bytes(),
-                    seed,
+                    checkpoint, shapes, checkpoint.definition.tolerances, flush, seed
                 )
                 collector.turns.control = child.control
             job.write(
@@ -368,7 +344,7 @@ def _grade(
                 runs,
                 shapes,
                 max_configs=options.max_configs,
-                flush_bytes=gpu_stage.flush_bytes() if shapes else 0,
+                flush_bytes=flush,
             )
             child.publish()
         outcome = child.wait()
@@ -376,12 +352,7 @@ def _grade(
         compiled = kcheck.finish() if kcheck is not None else None
         if compiled is not None:
             stages["compile_wait"] = time.monotonic() - t_child - stages["sandbox"]
-        if collector.turns is not None:
-            collector.result.bench_times.update(collector.turns.bench_times())
-            collector.result.bench_checks.extend(collector.turns.checks)
-            if collector.turns.failed:  # the grader's part: no level 3, and no blame
-                why = f"the grader's own timing of the baselines failed ({collector.turns.failed})"
-                collector.result.bench_error = {"message": why}
+        _take_turns(collector)
         if collector.check_on is not None:
             t = time.monotonic()
             collector.finish()
@@ -394,24 +365,7 @@ def _grade(
         bf16_cases = any(c.dtype == "bfloat16" for c in checkpoint.definition.interpreter_cases)
         if device == "cpu" and bf16_cases and not interpreter_checks_bf16():
             ev.messages.append(BF16_GPU_ONLY)
-        result = GradeResult(
-            checkpoint=checkpoint.id,
-            verdict=ev.verdict,
-            level=0,
-            device=describe_device(device),
-            cases=ev.cases,
-            messages=ev.messages,
-            configs=ev.configs,
-            stdout=outcome.output
-            + (
-                f"\n… ({outcome.output_total} bytes in all, the rest dropped)"
-                if outcome.output_total > options.limits.output_bytes  # (output is escaped)
-                else ""
-            ),
-            sandbox="bubblewrap" if sandboxed else "NONE (--unsafe-no-sandbox)",
-            limits=cgroup.describe(outcome.memory_counted_by, paths.cap),
-            versions=versions(device),
-        )
+        result = _result(checkpoint, ev, outcome, options, device, sandboxed, paths.cap)
         level3_reasons: list[str] | None = None
         if shapes and result.verdict is Verdict.CORRECT:
             level3_reasons = gpu_stage.finish(
@@ -448,6 +402,89 @@ def _grade(
         if kept is not None:
             job.trim_kept_cache(kept)
 
+    _leveled(result, checkpoint, device, level3_reasons)
+    stages["total"] = time.monotonic() - t0
+    result.stages = {k: round(v, 3) for k, v in stages.items()}
+    return result
+
+
+def _refused(static: StaticReport, checkpoint: Checkpoint, device: str) -> GradeResult | None:
+    """The static check's answer, when it refuses the file before anything runs."""
+    if static.syntax_error:
+        return _level0(checkpoint, Verdict.COMPILE_ERROR, device, [static.syntax_error])
+    if static.forbidden:
+        return _level0(checkpoint, Verdict.FORBIDDEN, device, static.forbidden)
+    if static.problems:
+        verdict = (
+            Verdict.FORBIDDEN
+            if "triton.jit" in " ".join(static.problems)
+            else Verdict.COMPILE_ERROR
+        )
+        return _level0(checkpoint, verdict, device, static.problems)
+    return None
+
+
+def _folders(
+    source: str, options: GradeOptions, device: str, sandboxed: bool, spare: Spare | None
+) -> tuple[Path, job.Paths, Path | None]:
+    """(the grading's root, its folders, the Triton cache kept for this source or None)."""
+    kept = (
+        job.source_cache(options.cache_dir, source, device)
+        if options.cache_dir is not None and device == "cuda"
+        else None
+    )
+    if spare is not None:  # CPU only (fits): its folders, its waiting child
+        spare.used = True
+        return spare.root, spare.paths, kept
+    root = job.new_root(options.work_dir)
+    cap = folder_cap(options)  # a kept cache is then copied into the capped one and back
+    paths = job.Paths(
+        root / "job", root / "out", sandboxed, None if cap else kept, cap, kept if cap else None
+    )
+    return root, paths, kept
+
+
+def _take_turns(collector: Collector) -> None:
+    """The timed rounds the parent took part in (turns.py), into what the child's frames gave."""
+    if collector.turns is None:
+        return
+    collector.result.bench_times.update(collector.turns.bench_times())
+    collector.result.bench_checks.extend(collector.turns.checks)
+    if collector.turns.failed:  # the grader's part: no level 3, and no blame
+        why = f"the grader's own timing of the baselines failed ({collector.turns.failed})"
+        collector.result.bench_error = {"message": why}
+
+
+def _result(
+    checkpoint: Checkpoint,
+    ev: Evaluation,
+    outcome: sandbox.RunOutcome,
+    options: GradeOptions,
+    device: str,
+    sandboxed: bool,
+    cap: int | None,
+) -> GradeResult:
+    dropped = outcome.output_total > options.limits.output_bytes  # (output is escaped)
+    return GradeResult(
+        checkpoint=checkpoint.id,
+        verdict=ev.verdict,
+        level=0,
+        device=describe_device(device),
+        cases=ev.cases,
+        messages=ev.messages,
+        configs=ev.configs,
+        stdout=outcome.output
+        + (f"\n… ({outcome.output_total} bytes in all, the rest dropped)" if dropped else ""),
+        sandbox="bubblewrap" if sandboxed else "NONE (--unsafe-no-sandbox)",
+        limits=cgroup.describe(outcome.memory_counted_by, cap),
+        versions=versions(device),
+    )
+
+
+def _leveled(
+    result: GradeResult, checkpoint: Checkpoint, device: str, level3_reasons: list[str] | None
+) -> None:
+    """The level, the headline, and what the level needs next."""
     result.level = rubric.level(result, level3_reasons)
     result.messages.insert(0, rubric.headline(result, device))
     if result.verdict is Verdict.CORRECT:
@@ -457,6 +494,3 @@ def _grade(
             result.messages.extend(level3_reasons)
         elif level3_reasons is not None:
             result.messages.append(rubric.level3_message(checkpoint))
-    stages["total"] = time.monotonic() - t0
-    result.stages = {k: round(v, 3) for k, v in stages.items()}
-    return result

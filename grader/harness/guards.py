@@ -346,22 +346,18 @@ class LaunchCounter:
                 for a in [*args, *kwargs.values()]
                 if isinstance(a, torch.Tensor) and a.layout == torch.strided
             }
-            if any(fed & m.epilogue_out for m in _current_modes() if isinstance(m, TorchGuard)):
+            modes = _current_modes()
+            if any(fed & m.epilogue_out for m in modes if isinstance(m, TorchGuard)):
                 bad.append("an epilogue's result (an epilogue is the last step)")
             if bad:
                 why = f"a kernel argument of type {bad[0]}: kernels take tensors and numbers"
                 counter.refused.append(why)
                 raise LaunchError(why)
-            counter.touched.update(
-                a.untyped_storage().data_ptr()
-                for a in [*args, *kwargs.values()]
-                if isinstance(a, torch.Tensor) and a.layout == torch.strided
-            )
+            counter.touched.update(fed)
             if counter.record and len(counter.launched) < MAX_LAUNCHED:
                 spec = specialization(self_, args, kwargs)
                 if spec is not None:
                     counter.launched.setdefault(repr(spec), spec)
-            modes = _current_modes()
             grid = kwargs.get("grid")
             if callable(grid) and modes:
 
