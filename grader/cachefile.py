@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ def store(path: Path | None, entries: dict[str, Any]) -> None:
     if path is None:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    # a name of its own per store: threads of one process (a side-by-side validation) store too
+    tmp = path.with_suffix(f".{os.getpid()}.{secrets.token_hex(6)}.tmp")
     tmp.write_text(json.dumps(entries, indent=1))
     tmp.replace(path)
