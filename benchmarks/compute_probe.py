@@ -63,7 +63,9 @@ def matmul_kernel(
     )
 
 
-def triton_matmul(a: torch.Tensor, b: torch.Tensor, cfg: tuple[int, int, int, int, int]) -> torch.Tensor:
+def triton_matmul(
+    a: torch.Tensor, b: torch.Tensor, cfg: tuple[int, int, int, int, int]
+) -> torch.Tensor:
     bm, bn, bk, warps, stages = cfg
     m, k = a.shape
     n = b.shape[1]
@@ -151,12 +153,16 @@ def triton_attention(
     return o
 
 
-def naive_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> torch.Tensor:
+def naive_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool
+) -> torch.Tensor:
     """The materialized version: the whole score matrix written to and read from memory."""
     s = (q @ k.transpose(-1, -2)) * (1.0 / math.sqrt(q.shape[-1]))
     if causal:
         n = q.shape[-2]
-        s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1), float("-inf"))
+        s = s.masked_fill(
+            torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1), float("-inf")
+        )
     return torch.softmax(s.float(), dim=-1).to(q.dtype) @ v
 
 
@@ -273,7 +279,9 @@ def attentions(t: Timer) -> list[dict[str, object]]:
                 )
                 for causal in (False, True):
                     ref = sdpa(q, k, v, causal)
-                    fns: dict[str, object] = {"sdpa": lambda q=q, k=k, v=v, c=causal: sdpa(q, k, v, c)}
+                    fns: dict[str, object] = {
+                        "sdpa": lambda q=q, k=k, v=v, c=causal: sdpa(q, k, v, c)
+                    }
                     if n <= 4096:
                         fns["naive"] = lambda q=q, k=k, v=v, c=causal: naive_attention(q, k, v, c)
                     for cfg in ATT_CFGS:
@@ -281,10 +289,8 @@ def attentions(t: Timer) -> list[dict[str, object]]:
                             got = triton_attention(q, k, v, causal, cfg)
                             err = (got.float() - ref.float()).abs().max().item()
                             print(f"  att {n} d{dim} c{int(causal)} {dtype} {cfg} err {err:.3g}")
-                            fns[f"triton{cfg}"] = (
-                                lambda q=q, k=k, v=v, c=causal, cfg=cfg: triton_attention(
-                                    q, k, v, c, cfg
-                                )
+                            fns[f"triton{cfg}"] = lambda q=q, k=k, v=v, c=causal, cfg=cfg: (
+                                triton_attention(q, k, v, c, cfg)
                             )
                         except Exception as exc:
                             print(f"  att cfg {cfg}: {type(exc).__name__}: {str(exc)[:120]}")
@@ -313,7 +319,9 @@ def main() -> int:
         a, b = (torch.randn(4096, 4096, device="cuda", dtype=torch.bfloat16) for _ in range(2))
         triton_matmul(a, b, GEMM_CFGS[0])
         a @ b
-        q, k, v = (torch.randn(4, 16, 4096, 128, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        q, k, v = (
+            torch.randn(4, 16, 4096, 128, device="cuda", dtype=torch.bfloat16) for _ in range(3)
+        )
         triton_attention(q, k, v, True, ATT_CFGS[0])
         sdpa(q, k, v, True)
         torch.cuda.synchronize()
