@@ -50,7 +50,7 @@ def cmd_users_add(args: argparse.Namespace) -> int:
 
 
 def worker_argv(queues: list[str], beat: bool) -> list[str]:
-    from worker.celery_app import PRECHECK
+    from app.jobs.names import PRECHECK
 
     s = get_settings()
     argv = [
@@ -82,16 +82,16 @@ def worker_argv(queues: list[str], beat: bool) -> list[str]:
 def gpu_queue_here() -> str | None:
     import torch
 
-    from grader import gpus
-    from worker.celery_app import gpu_queue
+    from app.jobs.names import gpu_queue
+    from grader import gpu_model_id
 
     if not torch.cuda.is_available():
         return None
-    return gpu_queue(gpus.model_id(torch.cuda.get_device_name()))
+    return gpu_queue(gpu_model_id(torch.cuda.get_device_name()))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from worker.celery_app import PRECHECK
+    from app.jobs.names import PRECHECK
 
     queues = [PRECHECK] if not args.gpu else []
     if args.gpu:
@@ -113,7 +113,7 @@ def cmd_api(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from worker.celery_app import PRECHECK
+    from app.jobs.names import PRECHECK
 
     s = get_settings()
     migrate()

@@ -109,13 +109,13 @@ def test_students_see_only_their_own(client: TestClient, make_user) -> None:  # 
 def test_broker_down_is_a_503_and_nothing_is_stored(
     client: TestClient, make_user, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
+    from app.jobs.celery_app import reconfigure
     from app.settings import get_settings
-    from worker.celery_app import celery, configure
 
     h = make_user("ann")
     monkeypatch.setenv("KGRADE_REDIS_URL", "redis://127.0.0.1:1/0")  # nothing listens there
     get_settings.cache_clear()
-    configure(celery)
+    reconfigure()
     r = client.post(
         "/api/submissions", headers=h, json={"checkpoint": "c3a-softmax", "source": REFERENCE}
     )
