@@ -16,16 +16,22 @@ from app.settings import get_settings
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def alembic_config(url: str) -> Any:
+    """Alembic's configuration for the database at `url`, with kgrade's migrations."""
+    from alembic.config import Config
+
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url)
+    return cfg
+
+
 def migrate() -> None:
     from alembic import command
-    from alembic.config import Config
 
     s = get_settings()
     s.home.mkdir(parents=True, exist_ok=True)
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "migrations"))
-    cfg.set_main_option("sqlalchemy.url", s.db_url)
-    command.upgrade(cfg, "head")
+    command.upgrade(alembic_config(s.db_url), "head")
 
 
 def cmd_migrate(_: argparse.Namespace) -> int:
