@@ -21,8 +21,8 @@ from app.users import service as users
 # connection from its first query (the token check) to its end, across several trips to that
 # pool. With more requests in flight than connections, threads blocked waiting for a connection
 # starve the requests holding one of the threads they need to finish: a deadlock that only the
-# pool's timeout breaks, as a 500 (docs/PERFORMANCE.md, section 1). So a request first waits
-# here, in the event loop, for one of as many slots as there are connections.
+# pool's timeout breaks, as a 500 (docs/RELIABILITY.md, the API under a burst). So a request
+# first waits here, in the event loop, for one of as many slots as there are connections.
 DB_SLOTS = POOL_SIZE + MAX_OVERFLOW
 _slots: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = WeakKeyDictionary()
 

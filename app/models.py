@@ -47,6 +47,19 @@ class Stage(StrEnum):
     DONE = "done"
 
 
+class Leased:
+    """The columns of a row a worker takes (app/leases.py): queued → running → done, the
+    attempt number, who holds it and until when (a lease renewed by a heartbeat)."""
+
+    status: Mapped[str] = mapped_column(String(10), default=Status.QUEUED)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    lease_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    enqueued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
 class User(Base):
     __tablename__ = "users"
 
@@ -57,7 +70,7 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
-class Submission(Base):
+class Submission(Leased, Base):
     __tablename__ = "submissions"
     __table_args__ = (
         Index("ix_submissions_user_checkpoint_created", "user_id", "checkpoint", "created_at"),
@@ -94,15 +107,8 @@ class Submission(Base):
     checkpoint: Mapped[str] = mapped_column(String(100))
     source: Mapped[str] = mapped_column(Text)
     explanation: Mapped[str | None] = mapped_column(Text, nullable=True)
-    status: Mapped[str] = mapped_column(String(10), default=Status.QUEUED)
+    # Claimed by compare-and-set on (status, stage, attempts) (Leased); the stage it waits for.
     stage: Mapped[str] = mapped_column(String(10), default=Stage.PRECHECK)
-    # Claiming: compare-and-set on (status, stage, attempts); a lease renewed by a heartbeat.
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    lease_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    enqueued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # The outcome, with the fields leaderboards sort on pulled out of the full result.
     verdict: Mapped[str | None] = mapped_column(String(20), nullable=True)
     level: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -190,7 +196,7 @@ class Evidence(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
-class CheckpointValidation(Base):
+class CheckpointValidation(Leased, Base):
     """An admin's checkpoint on its way in: the uploaded files (so that a worker on any host
     can validate them), the checks as each finishes, and the outcome. Claimed and leased like
     a submission, so that a lost message or a dead worker is taken up by the reconciler."""
@@ -205,13 +211,6 @@ class CheckpointValidation(Base):
     requested_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
     # path in the checkpoint folder → text: checkpoint.toml, problem.py, solutions/wrong/x.py, …
     files: Mapped[dict[str, str]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(10), default=Status.QUEUED)
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    lease_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    enqueued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # The checks in their fixed order, null where one still runs (grader.validation.Check).
     checks: Mapped[list[dict[str, Any] | None]] = mapped_column(JSON, default=list)
     valid: Mapped[bool | None] = mapped_column(nullable=True)

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -23,13 +22,7 @@ def leaderboard(
     _: User = Staff,
     limit: Annotated[int | None, Query(ge=1, le=100_000, description="top N a board")] = None,
 ) -> LeaderboardOut:
-    boards = service.best(session, checkpoint, limit)
-    return LeaderboardOut.model_validate(
-        {
-            "checkpoint": checkpoint,
-            "boards": {m: [asdict(e) for e in entries] for m, entries in boards.items()},
-        }
-    )
+    return LeaderboardOut(checkpoint=checkpoint, boards=service.best(session, checkpoint, limit))
 
 
 @router.get(

@@ -11,17 +11,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from app.leaderboard import repository
-
-
-@dataclass
-class Entry:
-    rank: int
-    student: str
-    gpu_model: str
-    level: int
-    speedup: float | None
-    submission_id: int
-    submissions: int
+from app.leaderboard.schemas import EntryOut as Entry
 
 
 def best(session: Session, checkpoint: str, limit: int | None = None) -> dict[str, list[Entry]]:
@@ -31,7 +21,17 @@ def best(session: Session, checkpoint: str, limit: int | None = None) -> dict[st
     for model in repository.gpu_models(session, checkpoint):
         board = boards.setdefault(model, [])
         for sid, name, level, speedup, total in repository.board(session, checkpoint, model, limit):
-            board.append(Entry(len(board) + 1, name, model, level, speedup, sid, total))
+            board.append(
+                Entry(
+                    rank=len(board) + 1,
+                    student=name,
+                    gpu_model=model,
+                    level=level,
+                    speedup=speedup,
+                    submission_id=sid,
+                    submissions=total,
+                )
+            )
     return boards
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Any
 
 from fastapi import APIRouter, Query
 
@@ -27,21 +28,17 @@ router = APIRouter(
 )
 
 
+def _summary(sub: Submission) -> dict[str, Any]:
+    """The fields a history line and a whole submission share."""
+    fields = ("id", "checkpoint", "status", "stage", "created_at", "verdict", "level", "speedup")
+    return {"user": sub.user.name, "gpu_model": sub.gpu_model} | {
+        f: getattr(sub, f) for f in fields
+    }
+
+
 def out(sub: Submission) -> SubmissionOut:
     return SubmissionOut(
-        id=sub.id,
-        user=sub.user.name,
-        checkpoint=sub.checkpoint,
-        status=sub.status,
-        stage=sub.stage,
-        attempts=sub.attempts,
-        created_at=sub.created_at,
-        finished_at=sub.finished_at,
-        verdict=sub.verdict,
-        level=sub.level,
-        speedup=sub.speedup,
-        gpu_model=sub.gpu_model,
-        result=sub.result,
+        **_summary(sub), attempts=sub.attempts, finished_at=sub.finished_at, result=sub.result
     )
 
 
@@ -73,21 +70,7 @@ def list_(
     limit: int = Query(100, ge=1, le=1000),
 ) -> list[SubmissionRow]:
     rows = service.history(session, user, checkpoint=checkpoint, student=student, limit=limit)
-    return [
-        SubmissionRow(
-            id=s.id,
-            user=s.user.name,
-            checkpoint=s.checkpoint,
-            status=s.status,
-            stage=s.stage,
-            created_at=s.created_at,
-            verdict=s.verdict,
-            level=s.level,
-            speedup=s.speedup,
-            gpu_model=s.gpu_model,
-        )
-        for s in rows
-    ]
+    return [SubmissionRow(**_summary(s)) for s in rows]
 
 
 def _history(session: SessionDep, sub: Submission) -> list[OverrideRecordOut]:

@@ -28,7 +28,8 @@ def test_users_add_loads_neither_fastapi_nor_torch(tmp_path: Path) -> None:
         "import sys\n"
         "from app.cli import main\n"
         "code = main(['users', 'add', 'ann'])\n"
-        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'fastapi', 'starlette', 'torch'})\n"
+        "top = {m.split('.')[0] for m in sys.modules}\n"
+        "heavy = sorted(top & {'fastapi', 'starlette', 'torch'})\n"
         "print('loaded:', ','.join(heavy) or '-')\n"
         "sys.exit(code)\n"
     )
