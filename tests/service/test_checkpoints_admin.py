@@ -11,7 +11,6 @@ from fastapi.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parents[2]
 VA = ROOT / "reference_kernels" / "c3a_vector_add"
-pytestmark = pytest.mark.slow
 
 
 def _body(reference: Path) -> dict[str, object]:
@@ -49,6 +48,7 @@ def _validated(client: TestClient, headers: dict[str, str], body: dict[str, obje
     return v
 
 
+@pytest.mark.slow
 def test_a_valid_checkpoint_opens_and_can_be_closed(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
     admin, ann = make_user("root", "admin"), make_user("ann")
     assert (
@@ -69,6 +69,7 @@ def test_a_valid_checkpoint_opens_and_can_be_closed(client: TestClient, make_use
     assert builtin.status_code == 409
 
 
+@pytest.mark.slow
 def test_a_checkpoint_with_a_wrong_reference_never_opens(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
     admin = make_user("root", "admin")
     report = _validated(client, admin, _body(VA / "solutions" / "wrong" / "unwritten_buffer.py"))[
@@ -104,6 +105,7 @@ def test_bad_files_are_refused_at_once_and_nothing_is_stored(client: TestClient,
         assert s.scalar(select(func.count()).select_from(CheckpointValidation)) == 0
 
 
+@pytest.mark.slow
 def test_each_check_is_visible_to_the_admin_as_it_finishes(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
     """The task's steps, with the admin's GET made each time a check is recorded: what the
     page polls shows every check as soon as it is stored."""
@@ -135,3 +137,46 @@ def test_each_check_is_visible_to_the_admin_as_it_finishes(client: TestClient, m
     with transaction() as session:
         assert validations.finish(session, job, outcome)
     assert client.get(url, headers=admin).json()["report"]["valid"]
+
+
+def test_the_reconciler_resends_a_lost_validation_and_gives_up_after_max_attempts(  # type: ignore[no-untyped-def]
+    client: TestClient, make_user, service_env
+) -> None:
+    from datetime import timedelta
+
+    import redis
+    from sqlalchemy import update
+
+    from app.db import transaction
+    from app.models import CheckpointValidation, now
+    from app.settings import get_settings
+    from worker.tasks import reconcile
+
+    admin = make_user("root", "admin")
+    lost = client.post("/api/checkpoints", headers=admin, json=_body(VA / "reference.py")).json()
+    dead = client.post("/api/checkpoints", headers=admin, json=_body(VA / "reference.py")).json()
+    broker = redis.Redis.from_url(service_env["KGRADE_REDIS_URL"])
+    broker.delete("precheck")  # both messages lost
+    s = get_settings()
+    with transaction() as t:
+        t.execute(
+            update(CheckpointValidation)
+            .where(CheckpointValidation.id == lost["id"])
+            .values(enqueued_at=now() - timedelta(seconds=s.lease_seconds + 5))
+        )
+        t.execute(
+            update(CheckpointValidation)
+            .where(CheckpointValidation.id == dead["id"])
+            .values(
+                status="running",
+                attempts=s.max_attempts,
+                lease_expires_at=now() - timedelta(seconds=1),
+            )
+        )
+    assert reconcile() == 1
+    assert broker.llen("precheck") == 1  # the lost one, sent again after the commit
+    assert client.get(lost["url"], headers=admin).json()["status"] == "queued"
+    gone = client.get(dead["url"], headers=admin).json()
+    assert gone["status"] == "done" and not gone["report"]["valid"]
+    assert "failed 3 times" in gone["report"]["error"]
+    assert reconcile() == 0  # re-sent rows wait a whole lease again
