@@ -12,7 +12,7 @@ STAMP := $(VENV)/.kgrade-installed
 help:
 	@echo "make serve   set up and start kgrade on http://127.0.0.1:8000 (embedded default)"
 	@echo "make test    set up and run the whole test suite"
-	@echo "make lint    ruff + mypy"
+	@echo "make lint    ruff + mypy + import contracts + alembic check (PostgreSQL, SQLite)"
 
 # OS packages: bubblewrap is the sandbox. Installed only where missing, only as root.
 sysdeps:
@@ -42,6 +42,9 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check grader app
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+	bash .ci/services.sh
+	$(VENV)/bin/pytest -q -p no:cacheprovider tests/service/test_schema.py
 
 serve: setup
 	$(VENV)/bin/kgrade serve

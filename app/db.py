@@ -61,7 +61,8 @@ def _sessionmaker(url: str) -> sessionmaker[Session]:
 
 def sessions() -> sessionmaker[Session]:
     """One factory per database URL: a sessionmaker builds a Session subclass and SQLAlchemy
-    then sets up its event dispatch, ~0.3 ms that every request paid when made anew."""
+    then sets up its event dispatch, which every request paid when made anew
+    (docs/PERFORMANCE.md, section 1)."""
     return _sessionmaker(get_settings().db_url)
 
 

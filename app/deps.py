@@ -1,26 +1,27 @@
-"""FastAPI dependencies: a session per request (committed at the boundary), the current user."""
+"""FastAPI dependencies, the only module that knows them: a session per request (committed at
+the boundary, before the response is sent), the current user, the roles a route needs."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any
 from weakref import WeakKeyDictionary
 
 from fastapi import Depends, Header, Path
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import MAX_OVERFLOW, POOL_SIZE, sessions
 from app.errors import ApiError
 from app.models import Role, User
+from app.settings import Settings, get_settings
+from app.users import service as users
 
-# FastAPI runs sync dependencies and endpoints in anyio's pool of 40 threads, and a request holds
-# its connection from its first query (the token check) to its end, across several trips to that
+# FastAPI runs sync dependencies and endpoints in anyio's thread pool, and a request holds its
+# connection from its first query (the token check) to its end, across several trips to that
 # pool. With more requests in flight than connections, threads blocked waiting for a connection
 # starve the requests holding one of the threads they need to finish: a deadlock that only the
-# pool's 30 s timeout breaks, as a 500 (100 students posting at once: 40 of them). So a request
+# pool's timeout breaks, as a 500 (docs/RELIABILITY.md, the API under a burst). So a request
 # first waits here, in the event loop, for one of as many slots as there are connections.
 DB_SLOTS = POOL_SIZE + MAX_OVERFLOW
 _slots: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = WeakKeyDictionary()
@@ -35,7 +36,11 @@ async def db_slot() -> AsyncIterator[None]:
         yield
 
 
-def get_session(_: Annotated[None, Depends(db_slot)]) -> Iterator[Session]:
+def get_session(_: Annotated[None, Depends(db_slot, scope="function")]) -> Iterator[Session]:
+    """The request's one transaction. Committed when the endpoint returns, and before the
+    response is sent ("function" scope: FastAPI's default runs this after the response), so
+    that a client who reads what it just created finds it, and the tasks it enqueued are sent
+    after that commit (app/jobs/outbox.py)."""
     with sessions()() as session:
         try:
             yield session
@@ -45,11 +50,8 @@ def get_session(_: Annotated[None, Depends(db_slot)]) -> Iterator[Session]:
             raise
 
 
-SessionDep = Annotated[Session, Depends(get_session)]
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+SessionDep = Annotated[Session, Depends(get_session, scope="function")]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
 def current_user(
@@ -57,9 +59,7 @@ def current_user(
 ) -> User:
     if not authorization or not authorization.lower().startswith("bearer "):
         raise ApiError(401, "missing bearer token", {"WWW-Authenticate": "Bearer"})
-    user = session.scalar(
-        select(User).where(User.token_hash == hash_token(authorization[7:].strip()))
-    )
+    user = users.by_token(session, authorization[7:].strip())
     if user is None:
         raise ApiError(401, "invalid token", {"WWW-Authenticate": "Bearer"})
     return user
@@ -80,5 +80,5 @@ def require(*roles: Role) -> Any:
     return Depends(check)
 
 
-def is_staff(user: User) -> bool:
-    return user.role in (Role.INSTRUCTOR, Role.ADMIN)
+Staff = require(Role.INSTRUCTOR, Role.ADMIN)
+Admin = require(Role.ADMIN)

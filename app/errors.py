@@ -1,21 +1,47 @@
-"""API errors: one line of JSON, never a traceback."""
+"""Errors over HTTP: one line of JSON for the API (`{"error": …}`), the error page for the
+pages, never a traceback. The one place where a domain error (app/core/errors.py) gets its
+status."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from sqlalchemy.exc import DataError, OperationalError, SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.core import errors as domain
+
 
 class ApiError(Exception):
+    """An error only the web layer raises (a missing token, a forged form), with its status."""
+
     def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
         super().__init__(message)
         self.status, self.message, self.headers = status, message, headers or {}
+
+
+STATUS: dict[type[domain.DomainError], int] = {
+    domain.Invalid: 400,
+    domain.Forbidden: 403,
+    domain.NotFound: 404,
+    domain.Conflict: 409,
+    domain.TooLarge: 413,
+    domain.QuotaExceeded: 429,
+    domain.Unavailable: 503,
+}
+
+
+def as_api_error(exc: domain.DomainError) -> ApiError:
+    status = next(code for kind, code in STATUS.items() if isinstance(exc, kind))
+    headers = (
+        {"Retry-After": str(exc.retry_after)} if isinstance(exc, domain.QuotaExceeded) else None
+    )
+    return ApiError(status, exc.message, headers)
 
 
 class ErrorOut(BaseModel):
@@ -31,7 +57,7 @@ _MEANING = {
     404: "No such thing, or not yours to see.",
     409: "Not possible in its current state.",
     413: "The source is over 256 KiB.",
-    422: "The request does not match the schema (or, for a checkpoint, did not validate).",
+    422: "The request does not match the schema.",
     429: "Over the hourly quota; Retry-After says when to try again.",
     503: "The database or the grading queue is unavailable; nothing was changed.",
 }
@@ -42,10 +68,20 @@ def documented(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {c: {"model": ErrorOut, "description": _MEANING[c]} for c in codes}
 
 
-def install(app: FastAPI) -> None:
+ErrorPage = Callable[[Request, int, str], Response]
+
+
+def install(app: FastAPI, error_page: ErrorPage) -> None:
+    """The handlers: API paths answer JSON, pages answer `error_page(request, status, text)`."""
+
     @app.exception_handler(ApiError)
-    async def _api(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, exc.status, headers=exc.headers)
+    @app.exception_handler(domain.DomainError)
+    async def _known(request: Request, exc: Exception) -> Response:
+        err = as_api_error(exc) if isinstance(exc, domain.DomainError) else exc
+        assert isinstance(err, ApiError)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": err.message}, err.status, headers=err.headers)
+        return error_page(request, err.status, err.message)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.settings import Settings
-from grader import GradeOptions
-from grader.pipeline import resolve_device
-from grader.sandbox import Limits
+from grader import GradeOptions, Limits, resolve_device
 
 
 def options(

@@ -1,17 +1,25 @@
-"""The FastAPI application: JSON API by domain, OpenAPI at /docs."""
+"""The FastAPI application: the JSON API by domain (OpenAPI at /docs) and the pages."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from app import errors, health
-from app.checkpoints.router import router as checkpoints_router
-from app.errors import ApiError
-from app.leaderboard.router import router as leaderboard_router
-from app.submissions.router import router as submissions_router
-from app.web import router as web
+from app import errors
+from app.checkpoints.router import router as checkpoints_api
+from app.health.router import router as health_api
+from app.leaderboard.router import router as leaderboard_api
+from app.submissions.router import router as submissions_api
+from app.web import checkpoints as checkpoint_pages
+from app.web import leaderboard as leaderboard_pages
+from app.web import submissions as submission_pages
+from app.web import users as user_pages
+from app.web.auth import NotSignedIn
+from app.web.templating import HERE, error_page
+
+API = (health_api, submissions_api, checkpoints_api, leaderboard_api)
+PAGES = (user_pages, submission_pages, leaderboard_pages, checkpoint_pages)
 
 
 def create_app() -> FastAPI:
@@ -20,22 +28,15 @@ def create_app() -> FastAPI:
         version="0.1.0",
         description="Auto-grading of Triton kernels against PyTorch.",
     )
-    errors.install(app)
-    for r in (health.router, submissions_router, checkpoints_router, leaderboard_router):
+    errors.install(app, error_page)
+    for r in API:
         app.include_router(r)
-    app.include_router(web.router)
-    app.mount("/static", StaticFiles(directory=web.HERE / "static"), name="static")
+    for pages in PAGES:
+        app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    @app.exception_handler(ApiError)
-    async def _api_or_page(request: Request, exc: ApiError) -> Response:
-        if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": exc.message}, exc.status, headers=exc.headers)
-        return web.templates.TemplateResponse(
-            request, "error.html", {"user": None, "error": exc.message}, status_code=exc.status
-        )
-
-    @app.exception_handler(web.NotSignedIn)
-    async def _signin(_: Request, __: web.NotSignedIn) -> RedirectResponse:
+    @app.exception_handler(NotSignedIn)
+    async def _signin(_: Request, __: NotSignedIn) -> RedirectResponse:
         return RedirectResponse("/signin", 303)
 
     return app

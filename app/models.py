@@ -1,4 +1,9 @@
-"""The ORM models, in one place."""
+"""The ORM models, in one place, with every index the migrations create (`alembic check` is
+clean on PostgreSQL and SQLite: tests/service/test_schema.py).
+
+What is not here: the triggers on `submissions` that keep `standings` (migration
+2026_11_29_2110-standings.py). Alembic does not compare triggers, so they live only there.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db import Base
@@ -14,6 +19,14 @@ from app.db import Base
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def postgresql_only(index: Index) -> Index:
+    """An index that only PostgreSQL has (SQLite has no INCLUDE, no partial expression index
+    of this kind): created there only, and compared by `alembic check` there only
+    (migrations/env.py reads `info["dialect"]`)."""
+    index.info["dialect"] = "postgresql"
+    return index.ddl_if(dialect="postgresql")
 
 
 class Role(StrEnum):
@@ -34,6 +47,19 @@ class Stage(StrEnum):
     DONE = "done"
 
 
+class Leased:
+    """The columns of a row a worker takes (app/leases.py): queued → running → done, the
+    attempt number, who holds it and until when (a lease renewed by a heartbeat)."""
+
+    status: Mapped[str] = mapped_column(String(10), default=Status.QUEUED)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    lease_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    enqueued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
 class User(Base):
     __tablename__ = "users"
 
@@ -44,12 +70,36 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
-class Submission(Base):
+class Submission(Leased, Base):
     __tablename__ = "submissions"
     __table_args__ = (
         Index("ix_submissions_user_checkpoint_created", "user_id", "checkpoint", "created_at"),
         Index("ix_submissions_status_lease", "status", "lease_expires_at"),
         Index("ix_submissions_checkpoint_level", "checkpoint", "level"),
+        Index("ix_submissions_user_id", "user_id", "id"),
+        # The leaderboard's window in index order, index-only (migration 2026_11_29_2040).
+        postgresql_only(
+            Index(
+                "ix_submissions_leaderboard",
+                "checkpoint",
+                "user_id",
+                text("coalesce(gpu_model, 'cpu')"),
+                text("level DESC"),
+                text("speedup DESC NULLS LAST"),
+                "id",
+                postgresql_include=["gpu_model"],
+                postgresql_where=text("status = 'done' AND level IS NOT NULL"),
+            )
+        ),
+        # Submissions per student of a checkpoint (the CSV export), index-only.
+        postgresql_only(
+            Index(
+                "ix_submissions_checkpoint_user",
+                "checkpoint",
+                "user_id",
+                postgresql_include=["status", "level", "speedup", "created_at"],
+            )
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -57,15 +107,8 @@ class Submission(Base):
     checkpoint: Mapped[str] = mapped_column(String(100))
     source: Mapped[str] = mapped_column(Text)
     explanation: Mapped[str | None] = mapped_column(Text, nullable=True)
-    status: Mapped[str] = mapped_column(String(10), default=Status.QUEUED)
+    # Claimed by compare-and-set on (status, stage, attempts) (Leased); the stage it waits for.
     stage: Mapped[str] = mapped_column(String(10), default=Stage.PRECHECK)
-    # Claiming: compare-and-set on (status, stage, attempts); a lease renewed by a heartbeat.
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    lease_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    enqueued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # The outcome, with the fields leaderboards sort on pulled out of the full result.
     verdict: Mapped[str | None] = mapped_column(String(20), nullable=True)
     level: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -91,6 +134,18 @@ class Standing(Base):
     level: Mapped[int] = mapped_column(Integer)
     speedup: Mapped[float | None] = mapped_column(Float, nullable=True)
     submissions: Mapped[int] = mapped_column(Integer)  # all of the student's, to the checkpoint
+
+
+# The leaderboard reads a board in this order (on SQLite without NULLS LAST, which an SQLite
+# index cannot say; the comparison there is by column).
+Index(
+    "ix_standings_rank",
+    Standing.checkpoint,
+    Standing.gpu_model,
+    Standing.level.desc(),
+    Standing.speedup.desc().nulls_last(),
+    Standing.submission_id,
+)
 
 
 class LevelOverride(Base):
@@ -139,3 +194,24 @@ class Evidence(Base):
     decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class CheckpointValidation(Leased, Base):
+    """An admin's checkpoint on its way in: the uploaded files (so that a worker on any host
+    can validate them), the checks as each finishes, and the outcome. Claimed and leased like
+    a submission, so that a lost message or a dead worker is taken up by the reconciler."""
+
+    __tablename__ = "checkpoint_validations"
+    __table_args__ = (
+        Index("ix_checkpoint_validations_status_lease", "status", "lease_expires_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    checkpoint: Mapped[str] = mapped_column(String(100))
+    requested_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    # path in the checkpoint folder → text: checkpoint.toml, problem.py, solutions/wrong/x.py, …
+    files: Mapped[dict[str, str]] = mapped_column(JSON)
+    # The checks in their fixed order, null where one still runs (grader.validation.Check).
+    checks: Mapped[list[dict[str, Any] | None]] = mapped_column(JSON, default=list)
+    valid: Mapped[bool | None] = mapped_column(nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -42,10 +42,11 @@ class Settings(BaseSettings):
     # Nsight Compute on GPU workers. Off: no profile, so no level 3 (the grade says why); for
     # a worker whose ncu cannot read counters, or to measure the rest of the pipeline alone.
     # "explained": only for submissions that carry an explanation, the only ones that can
-    # reach level 3 (about 16 s less per GPU grading for the others, e.g. near a deadline).
+    # reach level 3 (the others' GPU gradings are shorter, e.g. near a deadline: what it saves
+    # is in docs/PERFORMANCE.md, section 4).
     gpu_profile: bool | Literal["explained"] = True
     # GPU workers: check the outputs on the GPU after the sandboxed child has exited, instead
-    # of on the CPU as they stream in (off: on two H200s it was no faster than the default).
+    # of on the CPU as they stream in (off: it was no faster on H200s; docs/PERFORMANCE.md, 4).
     check_on_gpu: bool = False
     # CPU precheck workers start under `nice -n` this much (0: not at all), inherited by their
     # pool and sandboxes, so that where they share a host with GPU workers the grading that
@@ -55,18 +56,17 @@ class Settings(BaseSettings):
     precheck_nice: int = Field(10, ge=0, le=19)
     # CPU precheck workers' torch threads (OMP_NUM_THREADS; 0: torch's default, every core).
     # A precheck's own tensors are small; workers that each start a thread per core make the
-    # host's cores spin against each other. 4 prechecks side by side on 2 cores: inputs drawn
-    # in 0.07 s (median) with one thread against 0.74 s, the batch as fast (9.40 / 9.54 s;
-    # benchmarks/precheck_threads.py). On the GPU host, 8 precheck workers' inputs took 1-5 s
-    # beside the GPU gradings; one thread each is not yet measured there.
+    # host's cores spin against each other: with one thread each, prechecks side by side draw
+    # their inputs ten times faster and the batch is as fast (docs/PERFORMANCE.md, section 3;
+    # not yet measured on the GPU host).
     precheck_threads: int = Field(1, ge=0)
     # A precheck worker keeps one sandboxed child started (Python, torch and Triton imported,
     # waiting for a job) for its next precheck, and starts the next while it grades: the start
-    # is most of a precheck's time (one worker drained 1.06-1.12 prechecks/s with it, 0.50-0.53
-    # without, on 2 cores). Each submission still gets a fresh process. A busy worker then uses
-    # about two cores, and an idle one keeps a ~300 MB process (docs/PERFORMANCE.md). Off by
-    # default for now: in one CI run of the 40-submission burst test (two workers with spares)
-    # one submission came out internal_error, not yet explained.
+    # is most of a precheck's time, so one worker drains about twice as many. Each submission
+    # still gets a fresh process. A busy worker then uses about two cores, and an idle one
+    # keeps a process of its own (docs/PERFORMANCE.md, section 3). Off by default for now: in
+    # one CI run of the 40-submission burst test (two workers with spares) one submission came
+    # out internal_error, not yet explained.
     precheck_spare: bool = False
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)

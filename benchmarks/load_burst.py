@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 import psycopg  # noqa: E402
 
-from app.deps import hash_token  # noqa: E402
+from app.core.security import hash_token  # noqa: E402
 from benchmarks._common import DATE, RESULTS, pct  # noqa: E402
 from tests.faults.stack import PrivateRedis, Workers, free_port, wait_for  # noqa: E402
 

@@ -86,9 +86,8 @@ def drain(n_workers: int, backlog: int, env: dict[str, str]) -> dict[str, Any]:
     """Start n workers, wait until they report, send `backlog` submissions, time the drain."""
     from sqlalchemy import delete, func, select
 
-    from app import queue
     from app.cli.service_cmd import worker_argv
-    from app.db import transaction
+    from app.db import sessions, transaction
     from app.models import Status, Submission, User, WorkerSeen
     from app.settings import get_settings
     from app.submissions import service
@@ -114,17 +113,16 @@ def drain(n_workers: int, backlog: int, env: dict[str, str]) -> dict[str, Any]:
     try:
         c.wait_for(lambda: seen() >= n_workers, 120, f"{n_workers} workers")
         source = (c.ROOT / "reference_kernels" / "c3a_vector_add" / "reference.py").read_text()
-        with transaction() as s:
+        with sessions()() as s:
             user = s.scalar(select(User).where(User.name == "bench"))
             assert user is not None
             ids = [
-                service.admit(s, user, "c3a-vector-add", source, None, get_settings()).id
+                service.submit(s, user, "c3a-vector-add", source, None, get_settings()).id
                 for _ in range(backlog)
             ]
-        cpu0 = [c.tree_cpu(p.pid) for p in procs]
-        t0 = time.perf_counter()
-        for sid in ids:
-            queue.send_precheck(sid)
+            cpu0 = [c.tree_cpu(p.pid) for p in procs]
+            t0 = time.perf_counter()
+            s.commit()  # the prechecks are sent now, after the commit
 
         def left() -> int:
             with transaction() as s:
@@ -180,12 +178,12 @@ def main() -> int:
     try:
         from app.cli.service_cmd import migrate
         from app.db import transaction
+        from app.jobs.celery_app import reconfigure
         from app.settings import get_settings
         from app.users import service as users
-        from worker.celery_app import celery, configure
 
         get_settings.cache_clear()
-        configure(celery)
+        reconfigure()
         redis.Redis.from_url(env["KGRADE_REDIS_URL"]).flushdb()
         migrate()
         with transaction() as s:

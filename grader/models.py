@@ -147,6 +147,17 @@ class GradeResult(BaseModel):
     citable: Citable | None = None
     explanation: ExplanationCheck | None = None
 
+    @classmethod
+    def internal_error(cls, checkpoint: str, message: str) -> GradeResult:
+        """The grader's own failure, never the submission's: level 0, one message."""
+        return cls(
+            checkpoint=checkpoint,
+            verdict=Verdict.INTERNAL_ERROR,
+            level=0,
+            device="-",
+            messages=[message],
+        )
+
 
 class Ratio(BaseModel):
     """A speedup (baseline time / submission time): median of paired ratios, 95 % CI."""

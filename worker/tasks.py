@@ -1,4 +1,10 @@
-"""Thin tasks: claim the row, grade with `grader`, store, route. Each takes an id."""
+"""Thin tasks: claim the row, grade with `grader`, store; the reconciler; checkpoint
+validation; the workers table heartbeat; a precheck pool process's spare child, swapped at
+each precheck, with KGRADE_PRECHECK_SPARE. Each task takes an id.
+
+The tasks register by name on the application of app/jobs (`celery -A worker.tasks`), and
+call `app`'s domain layer only; every message they cause (the GPU stage, re-sends) is sent
+by the domain after the task's transaction commits."""
 
 from __future__ import annotations
 
@@ -6,42 +12,32 @@ import logging
 import os
 import socket
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from celery.signals import worker_process_shutdown, worker_ready, worker_shutdown
-from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from app import grading
+from app.checkpoints import registry, validations
 from app.db import transaction
-from app.models import Stage, Submission, WorkerSeen, now
-from app.queue import send_gpu, send_precheck
+from app.health import service as health
+from app.jobs.celery_app import celery_app
+from app.jobs.names import TASK_GPU, TASK_PRECHECK, TASK_RECONCILE, TASK_VALIDATE
+from app.models import Stage
 from app.settings import get_settings
-from app.submissions import lifecycle
-from grader import GradeOptions, GradeResult, SandboxRefused, Verdict, checkpoints, grade
-from grader.pipeline import Spare
-from worker.celery_app import TASK_GPU, TASK_PRECHECK, TASK_RECONCILE, celery
+from app.submissions import lifecycle, repository, service
+from grader import GradeOptions, GradeResult, SandboxRefused, Spare, Verdict, checkpoints, grade
 
 log = logging.getLogger(__name__)
+celery = celery_app()
 WORKER = f"{socket.gethostname()}:{os.getpid()}"
 _spare: list[Spare] = []  # this pool process's sandboxed child, waiting for its next precheck
 
 
-def gpu_model_for(checkpoint_id: str) -> str | None:
-    """The GPU queue for a checkpoint: its first target GPU this deployment has workers for."""
-    served = get_settings().gpu_models
-    try:
-        targets = checkpoints.get(
-            checkpoint_id, get_settings().all_checkpoint_dirs
-        ).definition.target_gpus
-    except checkpoints.CheckpointError:
-        return None
-    return next((m for m in targets if m in served), None)
-
-
 @celery.task(name=TASK_PRECHECK)
 def precheck(submission_id: int) -> None:
-    model = run_stage(submission_id, Stage.PRECHECK)
-    if model is not None:  # after the commit that queued the GPU stage
-        send_gpu(submission_id, model)
+    run_stage(submission_id, Stage.PRECHECK)
 
 
 @celery.task(name=TASK_GPU)
@@ -53,53 +49,54 @@ def gpu_grade(submission_id: int) -> None:
 def reconcile() -> int:
     s = get_settings()
     with transaction() as session:
-        queued_gpu = {
-            sid: model or gpu_model_for(checkpoint)
-            for sid, checkpoint, model in session.execute(
-                select(Submission.id, Submission.checkpoint, Submission.gpu_model).where(
-                    Submission.stage == Stage.GPU
-                )
-            )
-        }
-        resends = lifecycle.reconcile(session, s, queued_gpu)
-    for r in resends:  # after the commit
-        if r.stage == Stage.GPU and r.gpu_model:
-            send_gpu(r.submission_id, r.gpu_model)
-        else:
-            send_precheck(r.submission_id)
-    return len(resends)
+        resends = lifecycle.reconcile(session, s, lifecycle.gpu_queues(session, s))
+        again = validations.reconcile(session, s)
+    return len(resends) + len(again)
 
 
-def run_stage(submission_id: int, stage: Stage) -> str | None:
-    """Grade one stage of one submission. Returns the GPU model whose queue the submission
-    now waits in (the caller sends the message), else None."""
+@celery.task(name=TASK_VALIDATE)
+def validate_checkpoint(validation_id: int) -> None:
+    s = get_settings()
+    with transaction() as session:
+        job = validations.claim(session, validation_id, WORKER, s)
+    if job is None:
+        log.info("validation %s: not claimable (done, or held)", validation_id)
+        return
+
+    def progress(checks: validations.Checks) -> None:
+        with transaction() as session:
+            validations.record(session, job, checks)
+
+    with _beating(lambda session: validations.heartbeat(session, job, s)):
+        outcome = validations.run(job, s, progress)
+    with transaction() as session:
+        if not validations.finish(session, job, outcome):
+            log.warning("validation %s: lease lost before finishing", validation_id)
+
+
+def run_stage(submission_id: int, stage: Stage) -> None:
+    """Grade one stage of one submission: claim, grade, store (a correct precheck goes on to
+    its GPU queue, sent once this commits)."""
     s = get_settings()
     with transaction() as session:
         held = lifecycle.claim(session, submission_id, stage, WORKER, s)
         if held is None:
             log.info("submission %s: not claimable for %s (done, or held)", submission_id, stage)
-            return None
-        sub = session.get(Submission, submission_id)
+            return
+        sub = repository.get(session, submission_id)
         assert sub is not None
         source, checkpoint_id, explanation = sub.source, sub.checkpoint, sub.explanation
 
-    stop = threading.Event()
-    beat = threading.Thread(target=_heartbeat, args=(held, stop), daemon=True)
-    beat.start()
-    try:
+    with _beating(lambda session: lifecycle.heartbeat(session, held, s)):
         result = _grade(submission_id, stage, source, checkpoint_id, explanation)
-    finally:
-        stop.set()
-        beat.join()
 
     with transaction() as session:
         if stage == Stage.PRECHECK and result.verdict is Verdict.CORRECT:
-            model = gpu_model_for(checkpoint_id)
+            model = lifecycle.gpu_model_for(checkpoint_id, s)
             if model is not None and lifecycle.advance_to_gpu(session, held, result, model):
-                return model
+                return
         if not lifecycle.finish(session, held, result):
             log.warning("submission %s: lease lost before finishing; result dropped", submission_id)
-    return None
 
 
 def _grade(
@@ -108,17 +105,17 @@ def _grade(
     s = get_settings()
     device = "cpu" if stage == Stage.PRECHECK else "cuda"
     try:
-        checkpoint = checkpoints.get(checkpoint_id, s.all_checkpoint_dirs)
+        checkpoint = registry.get(checkpoint_id, s.all_checkpoint_dirs)
     except checkpoints.CheckpointError as exc:
-        return _internal(checkpoint_id, f"The checkpoint cannot be loaded: {exc}")
+        return GradeResult.internal_error(checkpoint_id, f"The checkpoint cannot be loaded: {exc}")
     opts = grading.options(
-        s, device, explanation=explanation, report_dir=s.home / "reports" / str(submission_id)
+        s, device, explanation=explanation, report_dir=service.report_dir(s, submission_id)
     )
     spare = _swap_spare(opts) if stage == Stage.PRECHECK and s.precheck_spare else None
     try:
         return grade(source, checkpoint, opts, spare)
     except SandboxRefused as exc:
-        return _internal(checkpoint_id, f"This worker cannot grade safely: {exc}")
+        return GradeResult.internal_error(checkpoint_id, f"This worker cannot grade safely: {exc}")
     finally:
         if spare is not None and not spare.used:  # it did not fit, or the source never ran
             spare.discard()
@@ -141,22 +138,26 @@ def _discard_spare(**_: object) -> None:
         _spare.pop().discard()
 
 
-def _internal(checkpoint_id: str, message: str) -> GradeResult:
-    return GradeResult(
-        checkpoint=checkpoint_id,
-        verdict=Verdict.INTERNAL_ERROR,
-        level=0,
-        device="-",
-        messages=[message],
-    )
+@contextmanager
+def _beating(renew: Callable[[Session], bool]) -> Iterator[None]:
+    """Renew a lease in a thread while the block runs (every third of a lease, at least 5 s),
+    until the block ends or the lease is lost."""
+    stop = threading.Event()
+    beat = threading.Thread(target=_heartbeat, args=(renew, stop), daemon=True)
+    beat.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        beat.join()
 
 
-def _heartbeat(held: lifecycle.Claim, stop: threading.Event) -> None:
+def _heartbeat(renew: Callable[[Session], bool], stop: threading.Event) -> None:
     s = get_settings()
     while not stop.wait(max(5.0, s.lease_seconds / 3)):
         try:
             with transaction() as session:
-                if not lifecycle.heartbeat(session, held, s):
+                if not renew(session):
                     return
         except Exception:  # a missed beat is retried on the next tick
             log.exception("heartbeat failed")
@@ -170,9 +171,7 @@ def _report_seen(queues: str, gpu: str | None) -> None:
     while True:
         try:
             with transaction() as session:
-                row = session.get(WorkerSeen, WORKER) or WorkerSeen(name=WORKER)
-                row.queues, row.gpu, row.last_seen = queues, gpu, now()
-                session.add(row)
+                health.report_seen(session, WORKER, queues, gpu)
         except Exception:
             log.exception("could not report this worker")
         if _seen_stop.wait(10.0):
@@ -196,8 +195,6 @@ def _on_shutdown(**_: object) -> None:
     _seen_stop.set()
     try:
         with transaction() as session:
-            row = session.get(WorkerSeen, WORKER)
-            if row is not None:
-                session.delete(row)
+            health.forget_worker(session, WORKER)
     except Exception:
         log.exception("could not unregister this worker")

@@ -1,15 +1,18 @@
 from __future__ import annotations
 
-from typing import Any
+from fastapi import APIRouter
 
-from fastapi import APIRouter, Response
-from pydantic import BaseModel, Field
-
-from app.checkpoints import service
-from app.deps import CurrentUser, require
-from app.errors import ApiError, documented
-from app.models import Role, User
-from app.settings import get_settings
+from app.checkpoints import service, validations
+from app.checkpoints.schemas import (
+    CheckpointIn,
+    CheckpointOut,
+    OpenIn,
+    ValidationOut,
+    ValidationQueued,
+)
+from app.deps import Admin, CurrentUser, RowId, SessionDep, SettingsDep
+from app.errors import documented
+from app.models import User
 from grader import checkpoints
 
 router = APIRouter(
@@ -17,68 +20,56 @@ router = APIRouter(
 )
 
 
-def _public(c: checkpoints.Checkpoint) -> dict[str, Any]:
+def public(c: checkpoints.Checkpoint) -> CheckpointOut:
     d = c.definition
-    return {
-        "id": d.id,
-        "title": d.title,
-        "entry": d.entry,
-        "signature": d.signature,
-        "statement": d.statement.strip(),
-        "dtypes": d.dtypes,
-        "open": d.open,
-        "target_gpus": d.target_gpus,
-        "baseline": d.rubric.baseline,
-        "starter": c.starter.read_text() if c.starter else None,
-    }
-
-
-def all_checkpoints() -> list[checkpoints.Checkpoint]:
-    return [checkpoints.load(f) for f in checkpoints.folders(get_settings().all_checkpoint_dirs)]
-
-
-@router.get("")
-def list_(_: CurrentUser) -> list[dict[str, Any]]:
-    return [_public(c) for c in all_checkpoints()]
-
-
-@router.get("/{checkpoint_id}", responses=documented(404))
-def read(checkpoint_id: str, _: CurrentUser) -> dict[str, Any]:
-    try:
-        return _public(checkpoints.get(checkpoint_id, get_settings().all_checkpoint_dirs))
-    except checkpoints.CheckpointError as exc:
-        raise ApiError(404, str(exc)) from exc
-
-
-class CheckpointIn(BaseModel):
-    definition: str = Field(description="checkpoint.toml")
-    problem: str = Field(description="problem.py: make_inputs, reference, BASELINES")
-    reference: str = Field(description="reference.py: a correct Triton solution")
-    starter: str | None = None
-    wrong: dict[str, str] = Field(
-        description="solutions/wrong/NAME.py → source, each with # expect:"
+    return CheckpointOut(
+        id=d.id,
+        title=d.title,
+        entry=d.entry,
+        signature=d.signature,
+        statement=d.statement.strip(),
+        dtypes=d.dtypes,
+        open=d.open,
+        target_gpus=d.target_gpus,
+        baseline=d.rubric.baseline,
+        starter=c.starter.read_text() if c.starter else None,
     )
 
 
-class OpenIn(BaseModel):
-    open: bool
+@router.get("", response_model=list[CheckpointOut])
+def list_(_: CurrentUser, s: SettingsDep) -> list[CheckpointOut]:
+    return [public(c) for c in service.listed(s)]
 
 
-Admin = require(Role.ADMIN)
+@router.get("/{checkpoint_id}", response_model=CheckpointOut, responses=documented(404))
+def read(checkpoint_id: str, _: CurrentUser, s: SettingsDep) -> CheckpointOut:
+    return public(service.get(s, checkpoint_id))
 
 
-@router.post("", status_code=201, responses=documented(403, 409))
-def create(body: CheckpointIn, response: Response, _: User = Admin) -> dict[str, Any]:
-    report = service.create(
-        get_settings(), body.definition, body.problem, body.reference, body.starter, body.wrong
+@router.post("", status_code=202, response_model=ValidationQueued, responses=documented(403, 409))
+def create(
+    body: CheckpointIn, session: SessionDep, s: SettingsDep, admin: User = Admin
+) -> ValidationQueued:
+    """Refused at once if the files cannot make a checkpoint; else stored and validated by a
+    worker (its reference correct, each known-bad solution its verdict, the starter not
+    accepted), which installs it if it passes. Follow it at `url`."""
+    upload = (body.definition, body.problem, body.reference, body.starter, body.wrong)
+    row = validations.start(session, admin, s, upload)
+    return ValidationQueued(
+        id=row.id,
+        checkpoint=row.checkpoint,
+        status=row.status,
+        url=f"/api/checkpoints/validations/{row.id}",
     )
-    if not report["valid"]:
-        response.status_code = 422
-        report["error"] = "validation failed: the checkpoint was not opened"
-    return report
 
 
-@router.patch("/{checkpoint_id}", responses=documented(403, 404, 409))
-def update(checkpoint_id: str, body: OpenIn, _: User = Admin) -> dict[str, Any]:
-    service.set_open(get_settings(), checkpoint_id, body.open)
-    return _public(checkpoints.get(checkpoint_id, get_settings().all_checkpoint_dirs))
+@router.get(
+    "/validations/{validation_id}", response_model=ValidationOut, responses=documented(403, 404)
+)
+def validation(validation_id: RowId, session: SessionDep, _: User = Admin) -> ValidationOut:
+    return ValidationOut.of(validations.get(session, validation_id))
+
+
+@router.patch("/{checkpoint_id}", response_model=CheckpointOut, responses=documented(403, 404, 409))
+def update(checkpoint_id: str, body: OpenIn, s: SettingsDep, _: User = Admin) -> CheckpointOut:
+    return public(service.set_open(s, checkpoint_id, body.open))

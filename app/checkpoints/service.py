@@ -1,6 +1,7 @@
-"""Admins add checkpoints: written to a staging folder, validated (reference correct, each
-known-bad solution rejected as it says, starter not accepted), and only then opened under
-KGRADE_HOME/checkpoints. The files are an admin's code: problem.py runs in the trusted parent."""
+"""Checkpoints: listed and read through the registry's cache, opened and closed by admins, and
+installed by one function (`install`) under one name derived from the id, whichever way they
+come in (the API's validation task, `kgrade checkpoints add FOLDER`). The files are an admin's
+code: problem.py runs in the trusted parent."""
 
 from __future__ import annotations
 
@@ -8,83 +9,118 @@ import re
 import shutil
 import tempfile
 import tomllib
-from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
-from app import grading
-from app.errors import ApiError
+from app.checkpoints import registry
+from app.core.errors import Conflict, Invalid, NotFound
 from app.settings import Settings
 from grader import checkpoints
-from grader.validation import validate
 
 _NAME = re.compile(r"^[A-Za-z0-9_]{1,64}\.py$")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{1,63}$")
 
 
-def _write(folder: Path, files: dict[str, str], wrong: dict[str, str]) -> None:
-    for name, text in files.items():
-        (folder / name).write_text(text)
-    (folder / "solutions" / "wrong").mkdir(parents=True)
-    for name, text in wrong.items():
-        if not _NAME.match(name):
-            raise ApiError(400, f"bad file name for a wrong solution: {name!r}")
-        (folder / "solutions" / "wrong" / name).write_text(text)
+def listed(s: Settings) -> list[checkpoints.Checkpoint]:
+    return registry.listed(s.all_checkpoint_dirs)
 
 
-def create(
-    s: Settings,
-    definition: str,
-    problem: str,
-    reference: str,
-    starter: str | None,
-    wrong: dict[str, str],
-) -> dict[str, Any]:
+def get(s: Settings, checkpoint_id: str) -> checkpoints.Checkpoint:
+    try:
+        return registry.get(checkpoint_id, s.all_checkpoint_dirs)
+    except checkpoints.CheckpointError as exc:
+        raise NotFound(str(exc)) from exc
+
+
+def folder_name(checkpoint_id: str) -> str:
+    """The one name a checkpoint is installed under: its id, dashes as underscores."""
+    return checkpoint_id.replace("-", "_")
+
+
+def check_id(checkpoint_id: str) -> None:
+    """An id an admin may add: well formed, and not a built-in's."""
+    if not _ID.match(checkpoint_id):
+        raise Invalid("checkpoint.toml needs an id of lower-case letters, digits and dashes")
+    if checkpoint_id in registry.builtin_ids():
+        raise Conflict(f"'{checkpoint_id}' is a built-in checkpoint")
+
+
+def files_of(
+    definition: str, problem: str, reference: str, starter: str | None, wrong: dict[str, str]
+) -> tuple[str, dict[str, str]]:
+    """An upload as a checkpoint folder's files (path → text), and its id; refused at once if
+    it cannot be one (bad TOML, a bad id, a bad file name)."""
     try:
         cid = str(tomllib.loads(definition).get("id", ""))
     except tomllib.TOMLDecodeError as exc:
-        raise ApiError(400, f"checkpoint.toml: {exc}") from exc
-    if not _ID.match(cid):
-        raise ApiError(400, "checkpoint.toml needs an id of lower-case letters, digits and dashes")
-    builtin = {checkpoints.load(f).id for f in checkpoints.builtin_folders()}
-    if cid in builtin:
-        raise ApiError(409, f"'{cid}' is a built-in checkpoint")
-    staging = Path(tempfile.mkdtemp(prefix="kgrade-checkpoint-"))
-    folder = staging / cid.replace("-", "_")
-    folder.mkdir()
-    try:
-        files = {"checkpoint.toml": definition, "problem.py": problem, "reference.py": reference}
-        if starter is not None:
-            files["starter.py"] = starter
-        _write(folder, files, wrong)
+        raise Invalid(f"checkpoint.toml: {exc}") from exc
+    check_id(cid)
+    files = {"checkpoint.toml": definition, "problem.py": problem, "reference.py": reference}
+    if starter is not None:
+        files["starter.py"] = starter
+    for name, text in wrong.items():
+        if not _NAME.match(name):
+            raise Invalid(f"bad file name for a wrong solution: {name!r}")
+        files[f"solutions/wrong/{name}"] = text
+    return cid, files
+
+
+def write_folder(parent: Path, checkpoint_id: str, files: dict[str, str]) -> Path:
+    """The files as a checkpoint folder under `parent` (its `solutions/wrong/` always there)."""
+    folder = parent / folder_name(checkpoint_id)
+    (folder / "solutions" / "wrong").mkdir(parents=True)
+    for path, text in files.items():
+        (folder / path).write_text(text)
+    return folder
+
+
+def check_loads(checkpoint_id: str, files: dict[str, str]) -> None:
+    """Refuse at once a checkpoint whose files do not load (problem.py raising, a known-bad
+    solution without its `# expect:` line), before any validation is queued."""
+    with tempfile.TemporaryDirectory(prefix="kgrade-checkpoint-") as staging:
         try:
-            checkpoint = checkpoints.load(folder)
+            checkpoints.load(write_folder(Path(staging), checkpoint_id, files)).wrong_solutions()
         except Exception as exc:  # an admin's problem.py may raise anything
-            raise ApiError(400, f"the checkpoint does not load: {exc}") from exc
-        checks = validate(checkpoint, grading.options(s, "cpu"))
-        report = {
-            "id": cid,
-            "valid": all(c.ok for c in checks),
-            "checks": [asdict(c) for c in checks],
-        }
-        if report["valid"]:
-            dest = s.home / "checkpoints" / folder.name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            if dest.exists():
-                shutil.rmtree(dest)
-            shutil.copytree(folder, dest)
-        return report
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+            raise Invalid(f"the checkpoint does not load: {exc}") from exc
 
 
-def set_open(s: Settings, checkpoint_id: str, is_open: bool) -> None:
+def install(s: Settings, checkpoint: checkpoints.Checkpoint) -> Path:
+    """Install a validated checkpoint under KGRADE_HOME/checkpoints/<folder_name(id)>, replacing
+    whatever was installed with that id before, under any name: a checkpoint is never there
+    twice. The copy is made in KGRADE_HOME/incoming (where no reader looks for checkpoints)
+    and renamed into place."""
+    check_id(checkpoint.id)
+    home, spool = s.home / "checkpoints", s.home / "incoming"
+    home.mkdir(parents=True, exist_ok=True)
+    spool.mkdir(parents=True, exist_ok=True)
+    dest = home / folder_name(checkpoint.id)
+    incoming = Path(tempfile.mkdtemp(prefix=f"{dest.name}-", dir=spool))
     try:
-        checkpoint = checkpoints.get(checkpoint_id, s.all_checkpoint_dirs)
-    except checkpoints.CheckpointError as exc:
-        raise ApiError(404, str(exc)) from exc
-    if checkpoint.folder.parent == checkpoints.BUILTIN_DIR:
-        raise ApiError(409, "built-in checkpoints are changed in the repository, not here")
+        shutil.copytree(checkpoint.folder, incoming, dirs_exist_ok=True)
+        for old in [*_installed_as(home, checkpoint.id), dest]:
+            shutil.rmtree(old, ignore_errors=True)
+        incoming.rename(dest)
+    finally:
+        shutil.rmtree(incoming, ignore_errors=True)
+    return dest
+
+
+def _installed_as(home: Path, checkpoint_id: str) -> list[Path]:
+    """The folders under `home` that hold the checkpoint `checkpoint_id`."""
+    found = []
+    for toml in home.glob("*/checkpoint.toml"):
+        try:
+            if tomllib.loads(toml.read_text()).get("id") == checkpoint_id:
+                found.append(toml.parent)
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+    return found
+
+
+def set_open(s: Settings, checkpoint_id: str, is_open: bool) -> checkpoints.Checkpoint:
+    checkpoint = get(s, checkpoint_id)
+    if registry.is_builtin(checkpoint):
+        raise Conflict("built-in checkpoints are changed in the repository, not here")
     toml = checkpoint.folder / "checkpoint.toml"
     text = re.sub(r"(?m)^open\s*=.*\n?", "", toml.read_text())
     toml.write_text(f"open = {'true' if is_open else 'false'}\n" + text)
+    return get(s, checkpoint_id)

@@ -18,8 +18,9 @@ class NodelayConfig(uvicorn.Config):
 
     With --workers N uvicorn binds the socket itself with proto 0 and hands it to its worker
     processes; accepted sockets inherit proto 0, asyncio then leaves Nagle's algorithm on, and
-    every keep-alive request after the first waits for the client's delayed ACK, ~45 ms each
-    (uvicorn issue #3149). The one-process path (`kgrade serve`) is not affected."""
+    every keep-alive request after the first waits for the client's delayed ACK (uvicorn
+    issue #3149; what it cost: docs/PERFORMANCE.md, section 1). The one-process path
+    (`kgrade serve`) is not affected."""
 
     def bind_socket(self) -> socket.socket:
         sock = super().bind_socket()

@@ -40,13 +40,12 @@ def _call(method: str, path: str, **kw: Any) -> httpx.Response:
 
 
 def _report(sub: dict[str, Any], as_json: bool) -> None:
-    from grader import GradeResult
-    from grader.report import render
+    from grader import GradeResult, render_report
 
     if as_json:
         print(json.dumps(sub["result"] if sub.get("result") else sub, indent=2))
     elif sub.get("result"):
-        print(render(GradeResult.model_validate(sub["result"])))
+        print(render_report(GradeResult.model_validate(sub["result"])))
     else:
         print(f"submission {sub['id']}: {sub['status']} ({sub['stage']})")
 

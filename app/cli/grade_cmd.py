@@ -1,5 +1,5 @@
 """`kgrade grade FILE --checkpoint ID`: grade locally exactly as the service does;
-`kgrade checkpoints`: what can be graded."""
+`kgrade checkpoints`: what can be graded, and `validate|add FOLDER` (synchronously, here)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.common import UsageError
+from app.core.limits import MAX_SOURCE_BYTES
 from app.settings import get_settings
-
-MAX_SOURCE_BYTES = 256 * 1024
 
 
 def read_source(path: Path) -> str:
@@ -30,13 +29,13 @@ def read_source(path: Path) -> str:
 
 def cmd_grade(args: argparse.Namespace) -> int:
     from app import grading
-    from grader import SandboxRefused, checkpoints, grade
-    from grader.report import render
+    from app.checkpoints import registry
+    from grader import SandboxRefused, checkpoints, grade, render_report
 
     settings = get_settings()
     source = read_source(Path(args.file))
     try:
-        checkpoint = checkpoints.get(args.checkpoint, settings.all_checkpoint_dirs)
+        checkpoint = registry.get(args.checkpoint, settings.all_checkpoint_dirs)
     except checkpoints.CheckpointError as exc:
         raise UsageError(str(exc)) from exc
     explanation = read_source(Path(args.explanation)) if args.explanation else None
@@ -53,7 +52,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         result = grade(source, checkpoint, options)
     except SandboxRefused as exc:
         raise UsageError(str(exc)) from exc
-    print(result.model_dump_json(indent=2) if args.json else render(result))
+    print(result.model_dump_json(indent=2) if args.json else render_report(result))
     return 0
 
 
@@ -66,11 +65,11 @@ def cmd_checkpoints(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from grader import checkpoints
+    from app.checkpoints import registry
 
     found: list[dict[str, Any]] = []
-    for folder in checkpoints.folders(get_settings().all_checkpoint_dirs):
-        d = checkpoints.load(folder).definition
+    for checkpoint in registry.listed(get_settings().all_checkpoint_dirs):
+        d = checkpoint.definition
         found.append(
             {"id": d.id, "title": d.title, "entry": d.signature, "dtypes": d.dtypes, "open": d.open}
         )
@@ -84,21 +83,18 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _validate_or_add(args: argparse.Namespace) -> int:
-    import shutil
-
     from app import grading
-    from grader import SandboxRefused, checkpoints
-    from grader.validation import validate
+    from app.checkpoints import service
+    from app.core.errors import DomainError
+    from grader import SandboxRefused, checkpoints, validate
 
     s = get_settings()
-    folder = Path(args.folder)
     try:
-        checkpoint = checkpoints.load(folder)
-    except checkpoints.CheckpointError as exc:
-        raise UsageError(str(exc)) from exc
-    try:
+        checkpoint = checkpoints.load(Path(args.folder))  # not installed: loaded as it is
+        if args.action == "add":
+            service.check_id(checkpoint.id)  # before the gradings, not after
         checks = validate(checkpoint, grading.options(s, "cpu"))
-    except SandboxRefused as exc:
+    except (checkpoints.CheckpointError, SandboxRefused, DomainError) as exc:
         raise UsageError(str(exc)) from exc
     for c in checks:
         print(f"{'ok  ' if c.ok else 'FAIL'}  {c.name:<40} expected {c.expected:<28} got {c.got}")
@@ -106,10 +102,10 @@ def _validate_or_add(args: argparse.Namespace) -> int:
         print(f"{checkpoint.id}: validation failed; not opened")
         return 1
     if args.action == "add":
-        dest = s.home / "checkpoints" / folder.resolve().name
-        if dest.exists():
-            shutil.rmtree(dest)
-        shutil.copytree(folder, dest)
+        try:
+            dest = service.install(s, checkpoint)
+        except DomainError as exc:
+            raise UsageError(str(exc)) from exc
         print(f"{checkpoint.id}: valid; added as {dest}")
     else:
         print(f"{checkpoint.id}: valid")

@@ -16,16 +16,22 @@ from app.settings import get_settings
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def alembic_config(url: str) -> Any:
+    """Alembic's configuration for the database at `url`, with kgrade's migrations."""
+    from alembic.config import Config
+
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url)
+    return cfg
+
+
 def migrate() -> None:
     from alembic import command
-    from alembic.config import Config
 
     s = get_settings()
     s.home.mkdir(parents=True, exist_ok=True)
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "migrations"))
-    cfg.set_main_option("sqlalchemy.url", s.db_url)
-    command.upgrade(cfg, "head")
+    command.upgrade(alembic_config(s.db_url), "head")
 
 
 def cmd_migrate(_: argparse.Namespace) -> int:
@@ -50,7 +56,7 @@ def cmd_users_add(args: argparse.Namespace) -> int:
 
 
 def worker_argv(queues: list[str], beat: bool) -> list[str]:
-    from worker.celery_app import PRECHECK
+    from app.jobs.names import PRECHECK
 
     s = get_settings()
     argv = [
@@ -82,16 +88,16 @@ def worker_argv(queues: list[str], beat: bool) -> list[str]:
 def gpu_queue_here() -> str | None:
     import torch
 
-    from grader import gpus
-    from worker.celery_app import gpu_queue
+    from app.jobs.names import gpu_queue
+    from grader import gpu_model_id
 
     if not torch.cuda.is_available():
         return None
-    return gpu_queue(gpus.model_id(torch.cuda.get_device_name()))
+    return gpu_queue(gpu_model_id(torch.cuda.get_device_name()))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from worker.celery_app import PRECHECK
+    from app.jobs.names import PRECHECK
 
     queues = [PRECHECK] if not args.gpu else []
     if args.gpu:
@@ -113,7 +119,7 @@ def cmd_api(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from worker.celery_app import PRECHECK
+    from app.jobs.names import PRECHECK
 
     s = get_settings()
     migrate()

@@ -10,20 +10,25 @@ queued(precheck) → running → queued(gpu) → running → done, or → done a
   worker that lost its lease can never overwrite the result of the one that took over.
 - `reconcile` finds rows whose message was lost or whose worker died, and re-sends them, at most
   `max_attempts` times, then ends them with `internal_error` and a message.
+
+Every message these functions enqueue (the GPU stage, the reconciler's re-sends) is sent once
+the caller's transaction commits (app/jobs/outbox.py). The lease statements are app/leases.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
 
-from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
+from app import leases
+from app.checkpoints import registry
+from app.jobs.names import PRECHECK, TASK_GPU, TASK_PRECHECK, gpu_queue
+from app.jobs.outbox import enqueue
 from app.models import Stage, Status, Submission, now
 from app.settings import Settings
-from grader import GradeResult, Verdict
+from app.submissions import repository
+from grader import GradeResult, checkpoints
 
 
 @dataclass(frozen=True)
@@ -32,49 +37,20 @@ class Claim:
     worker: str
     attempt: int
 
+    @property
+    def hold(self) -> leases.Hold:
+        return leases.Hold(self.submission_id, self.worker, self.attempt)
+
 
 def claim(
     session: Session, submission_id: int, stage: Stage, worker: str, s: Settings
 ) -> Claim | None:
-    t = now()
-    row = session.execute(
-        update(Submission)
-        .where(
-            Submission.id == submission_id,
-            Submission.stage == stage,
-            Submission.attempts < s.max_attempts,
-            or_(
-                Submission.status == Status.QUEUED,
-                and_(Submission.status == Status.RUNNING, Submission.lease_expires_at < t),
-            ),
-        )
-        .values(
-            status=Status.RUNNING,
-            attempts=Submission.attempts + 1,
-            claimed_by=worker,
-            lease_expires_at=t + timedelta(seconds=s.lease_seconds),
-        )
-        .returning(Submission.attempts)
-    ).first()
-    return Claim(submission_id, worker, row[0]) if row else None
-
-
-def _held(c: Claim) -> list[Any]:
-    return [
-        Submission.id == c.submission_id,
-        Submission.claimed_by == c.worker,
-        Submission.attempts == c.attempt,
-        Submission.status == Status.RUNNING,
-    ]
+    hold = leases.claim(session, Submission, submission_id, worker, s, Submission.stage == stage)
+    return Claim(submission_id, worker, hold.attempt) if hold else None
 
 
 def heartbeat(session: Session, c: Claim, s: Settings) -> bool:
-    res = session.execute(
-        update(Submission)
-        .where(*_held(c))
-        .values(lease_expires_at=now() + timedelta(seconds=s.lease_seconds))
-    )
-    return res.rowcount == 1  # type: ignore[attr-defined]
+    return leases.renew(session, Submission, c.hold, s)
 
 
 def summary_fields(result: GradeResult) -> dict[str, object]:
@@ -91,49 +67,43 @@ def summary_fields(result: GradeResult) -> dict[str, object]:
 
 
 def finish(session: Session, c: Claim, result: GradeResult) -> bool:
-    res = session.execute(
-        update(Submission)
-        .where(*_held(c))
-        .values(
-            status=Status.DONE,
-            stage=Stage.DONE,
-            finished_at=now(),
-            lease_expires_at=None,
-            **summary_fields(result),
-        )
+    return leases.write(
+        session,
+        Submission,
+        c.hold,
+        status=Status.DONE,
+        stage=Stage.DONE,
+        finished_at=now(),
+        lease_expires_at=None,
+        **summary_fields(result),
     )
-    return res.rowcount == 1  # type: ignore[attr-defined]
 
 
 def advance_to_gpu(session: Session, c: Claim, precheck: GradeResult, model: str) -> bool:
     """The precheck passed: queue the GPU stage on `model`'s queue (a fresh attempt budget),
     keep its result. The row remembers the queue, so that a message lost later is sent again
     to it even if the deployment no longer lists that model (standings count only finished
-    rows, and the GPU stage's result sets gpu_model again)."""
-    res = session.execute(
-        update(Submission)
-        .where(*_held(c))
-        .values(
-            status=Status.QUEUED,
-            stage=Stage.GPU,
-            attempts=0,
-            claimed_by=None,
-            lease_expires_at=None,
-            enqueued_at=now(),
-            **{**summary_fields(precheck), "gpu_model": model},
-        )
+    rows, and the GPU stage's result sets gpu_model again). The GPU stage's message is sent
+    once the caller commits."""
+    moved = leases.write(
+        session,
+        Submission,
+        c.hold,
+        status=Status.QUEUED,
+        stage=Stage.GPU,
+        attempts=0,
+        claimed_by=None,
+        lease_expires_at=None,
+        enqueued_at=now(),
+        **{**summary_fields(precheck), "gpu_model": model},
     )
-    return res.rowcount == 1  # type: ignore[attr-defined]
+    if moved:
+        enqueue(session, TASK_GPU, c.submission_id, queue=gpu_queue(model))
+    return moved
 
 
 def give_up(session: Session, sub: Submission, message: str) -> None:
-    result = GradeResult(
-        checkpoint=sub.checkpoint,
-        verdict=Verdict.INTERNAL_ERROR,
-        level=0,
-        device="-",
-        messages=[message],
-    )
+    result = GradeResult.internal_error(sub.checkpoint, message)
     sub.status, sub.stage, sub.finished_at = Status.DONE, Stage.DONE, now()
     sub.lease_expires_at = None
     for k, v in summary_fields(result).items():
@@ -149,23 +119,11 @@ class Resend:
 
 def reconcile(session: Session, s: Settings, gpu_model_for: dict[int, str | None]) -> list[Resend]:
     """Rows to send again: running with an expired lease (worker died), or queued for longer than
-    a lease (message lost). Rows out of attempts end as internal_error. `gpu_model_for` maps a
-    GPU-stage row to the queue it belongs to (decided by the caller: the queue the row was
-    sent to, or from the checkpoint for rows queued before rows remembered it)."""
+    a lease (message lost), each enqueued again. Rows out of attempts end as internal_error.
+    `gpu_model_for` maps a GPU-stage row to the queue it belongs to (`gpu_queues`)."""
     t = now()
-    stale = t - timedelta(seconds=s.lease_seconds)
-    rows = session.scalars(
-        select(Submission)
-        .where(
-            or_(
-                and_(Submission.status == Status.RUNNING, Submission.lease_expires_at < t),
-                and_(Submission.status == Status.QUEUED, Submission.enqueued_at < stale),
-            )
-        )
-        .with_for_update(skip_locked=True)
-    ).all()
     out = []
-    for sub in rows:
+    for sub in leases.stale(session, Submission, s):
         if sub.attempts >= s.max_attempts:
             give_up(
                 session,
@@ -174,12 +132,33 @@ def reconcile(session: Session, s: Settings, gpu_model_for: dict[int, str | None
                 "time). This is the grader's fault, not yours: resubmit, or tell an instructor.",
             )
             continue
-        # Back to queued, so the next pass waits a whole lease before sending it again.
-        sub.status, sub.claimed_by, sub.lease_expires_at, sub.enqueued_at = (
-            Status.QUEUED,
-            None,
-            None,
-            t,
-        )
-        out.append(Resend(sub.id, Stage(sub.stage), gpu_model_for.get(sub.id)))
+        leases.requeue(sub, t)
+        resend = Resend(sub.id, Stage(sub.stage), gpu_model_for.get(sub.id))
+        _send_again(session, resend)
+        out.append(resend)
     return out
+
+
+def _send_again(session: Session, r: Resend) -> None:
+    if r.stage == Stage.GPU and r.gpu_model:
+        enqueue(session, TASK_GPU, r.submission_id, queue=gpu_queue(r.gpu_model))
+    else:
+        enqueue(session, TASK_PRECHECK, r.submission_id, queue=PRECHECK)
+
+
+def gpu_model_for(checkpoint_id: str, s: Settings) -> str | None:
+    """The GPU queue for a checkpoint: its first target GPU this deployment has workers for."""
+    try:
+        targets = registry.get(checkpoint_id, s.all_checkpoint_dirs).definition.target_gpus
+    except checkpoints.CheckpointError:
+        return None
+    return next((m for m in targets if m in s.gpu_models), None)
+
+
+def gpu_queues(session: Session, s: Settings) -> dict[int, str | None]:
+    """For `reconcile`: each GPU-stage row's model, the one it was queued for, or (rows queued
+    before rows remembered it) the one its checkpoint goes to now."""
+    return {
+        sid: model or gpu_model_for(checkpoint, s)
+        for sid, checkpoint, model in repository.in_gpu_stage(session)
+    }

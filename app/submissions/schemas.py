@@ -42,3 +42,44 @@ class SubmissionRow(BaseModel):
     level: int | None
     speedup: float | None
     gpu_model: str | None
+
+
+class OverrideIn(BaseModel):
+    level: int = Field(ge=0, le=4)
+    note: str = Field(min_length=1, max_length=2000)
+
+
+class EvidenceIn(BaseModel):
+    url: str = Field(min_length=8, max_length=500)
+
+
+class DecisionIn(BaseModel):
+    approve: bool
+    note: str = ""
+
+
+class OverrideRecordOut(BaseModel):
+    """One change of a level, kept forever."""
+
+    old_level: int | None
+    new_level: int
+    note: str
+    by: str
+    at: str  # ISO 8601
+
+
+class OverrideOut(BaseModel):
+    id: int
+    level: int | None
+    overrides: list[OverrideRecordOut]
+
+
+class EvidenceOut(BaseModel):
+    id: int
+    status: str
+    url: str
+
+
+class DecisionOut(BaseModel):
+    id: int
+    status: str

@@ -31,9 +31,10 @@ CHECKPOINT = "c3a-vector-add"
 def repoint_celery() -> None:
     """Apply the settings to this process's Celery app, dropping pooled broker connections
     (they would still point at the previous test's Redis)."""
-    from worker.celery_app import celery, configure
+    from app.jobs.celery_app import celery_app, reconfigure
 
-    configure(celery)
+    reconfigure()
+    celery = celery_app()
     celery._pool = None
     if "amqp" in celery.__dict__:
         celery.amqp._producer_pool = None
@@ -147,8 +148,8 @@ def stack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[
         with engine().begin() as conn:
             conn.execute(
                 text(
-                    "TRUNCATE evidence, level_overrides, standings, submissions, users, workers "
-                    "RESTART IDENTITY"
+                    "TRUNCATE checkpoint_validations, evidence, level_overrides, standings, "
+                    "submissions, users, workers RESTART IDENTITY"
                 )
             )
         logs = tmp_path / "logs"

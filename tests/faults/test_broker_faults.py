@@ -62,3 +62,50 @@ def test_a_lost_message_is_sent_again_by_the_reconciler(stack, pg_url, private_r
     assert all(s.row(i)["status"] == "queued" for i in lost)  # nothing to consume
     rows = s.settle(120)
     assert all(rows[i]["attempts"] == 1 for i in lost)  # sent again once, graded once
+
+
+def test_a_send_refused_after_the_commit_loses_nothing_api_or_page(  # type: ignore[no-untyped-def]
+    stack, pg_url, private_redis
+) -> None:
+    """Redis answers PING (admission's broker check) but refuses writes (over its maxmemory, as
+    a full production broker with noeviction does): the row is committed first, so both the API
+    and the submit page answer as for any accepted submission, and the reconciler sends the
+    message once Redis takes writes again."""
+    import re
+
+    from tests.faults.conftest import CHECKPOINT, VECTOR_ADD
+
+    redis = private_redis()
+    s = stack(pg_url, redis.url())
+    token = s.user()["Authorization"].split()[1]
+    redis.client().config_set("maxmemory", 1)  # every write now fails with OOM
+
+    api, _ = s.post({"Authorization": f"Bearer {token}"})
+    assert api == 201
+    page = s.client
+    assert page.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.get("/submit").text)
+    assert csrf is not None
+    r = page.post(
+        "/submit",
+        data={"checkpoint": CHECKPOINT, "csrf": csrf.group(1), "source": VECTOR_ADD},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303 and r.headers["location"].startswith("/submissions/"), r.text
+    rows = s.rows()
+    assert len(rows) == 2 and all(row["status"] == "queued" for row in rows.values())
+    assert redis.client().llen("precheck") == 0  # nothing was sent
+
+    redis.client().config_set("maxmemory", 0)
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from app.db import transaction
+    from app.models import Submission, now
+    from worker import tasks
+
+    with transaction() as t:  # queued for longer than a lease: the reconciler's case
+        t.execute(update(Submission).values(enqueued_at=now() - timedelta(hours=1)))
+    assert tasks.reconcile() == 2
+    assert redis.client().llen("precheck") == 2

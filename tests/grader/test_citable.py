@@ -267,7 +267,7 @@ def test_the_cli_report_shows_the_table_and_each_claim() -> None:
 
 def test_the_web_result_page_shows_the_table_next_to_the_explanation() -> None:
     pytest.importorskip("fastapi")
-    from app.web import router
+    from app.web import result_view, templating
 
     result = _result()
     text = _honest(result)
@@ -275,8 +275,8 @@ def test_the_web_result_page_shows_the_table_next_to_the_explanation() -> None:
     data = result.model_dump(mode="json")
     sub = SimpleNamespace(id=7, status="done", level=3, stage="gpu", explanation=text)
     view = {"sub": sub, "r": data, "groups": [], "roofline": None, "report": False}
-    html = router.templates.env.get_template("_result.html").render(
-        **view, cite_tables=router._cite_tables(data)
+    html = templating.templates.env.get_template("_result.html").render(
+        **view, cite_tables=result_view.citable_tables(data)
     )
     assert 'id="cite"' in html and "What you can cite" in html
     assert "course-bf16 · 8192×4096 bfloat16" in html and "466 MB" in html and "4.20×" in html

@@ -357,7 +357,7 @@ def test_kgrade_grade_shows_it_as_data_without_a_traceback(tmp_path: Path, sourc
 def test_web_pages_escape_control_characters_too() -> None:
     from markupsafe import Markup
 
-    from app.web.router import templates
+    from app.web.templating import templates
 
     page = templates.env.from_string("<p>{{ m }}</p><pre>{{ out }}</pre>{{ svg|safe }}")
     html = page.render(

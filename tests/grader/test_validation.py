@@ -21,3 +21,14 @@ def test_side_by_side_validation_gives_the_sequential_checks_in_order() -> None:
     assert [(c.got, c.ok) for c in three] == [(c.got, c.ok) for c in one]
     assert all(c.ok for c in three), [(c.name, c.expected, c.got) for c in three]
     assert one[-1].expected == "not correct" and one[-1].got != "correct"
+
+
+@pytest.mark.slow
+def test_each_check_is_reported_as_it_finishes() -> None:
+    ck = checkpoints.get("c3a-vector-add")
+    seen: list[list[object]] = []
+    checks = validate(ck, GradeOptions(device="cpu"), workers=2, on_progress=seen.append)
+    assert seen[0] == [None] * len(checks)  # the plan, before any grading
+    assert [sum(c is not None for c in s) for s in seen] == list(range(len(checks) + 1))
+    assert seen[-1] == checks  # the last report is the result, in the fixed order
+    assert checks[0].reason  # each check says why: the grading's first message

@@ -48,8 +48,8 @@ def service_env(
     pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[dict[str, str]]:
     """Settings pointing at the test PostgreSQL and Redis; migrated, emptied."""
+    from app.jobs.celery_app import reconfigure
     from app.settings import get_settings
-    from worker.celery_app import celery, configure
 
     env = {
         "KGRADE_DATABASE_URL": pg_url,
@@ -63,7 +63,7 @@ def service_env(
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     get_settings.cache_clear()
-    configure(celery)
+    reconfigure()
     from app.cli.service_cmd import migrate
     from app.db import engine
 
@@ -71,14 +71,14 @@ def service_env(
     with engine().begin() as conn:
         conn.execute(
             text(
-                "TRUNCATE evidence, level_overrides, standings, submissions, users, workers "
-                "RESTART IDENTITY"
+                "TRUNCATE checkpoint_validations, evidence, level_overrides, standings, "
+                "submissions, users, workers RESTART IDENTITY"
             )
         )
     redis.Redis.from_url(env["KGRADE_REDIS_URL"]).flushdb()
     yield env
     get_settings.cache_clear()
-    configure(celery)
+    reconfigure()
 
 
 @pytest.fixture

@@ -35,10 +35,12 @@ ALL_200 = (200,) * 5
 API_ALL = (401, 200, 200, 200, 200)
 API_OWN = (401, 200, 404, 200, 200)
 API_STAFF = (401, 403, 403, 200, 200)
+API_ADMIN = (401, 403, 403, 403, 200)
 API_ADMIN_BUILTIN = (401, 403, 403, 403, 409)  # allowed, refused because it is built-in
 PAGE_ALL = (SIGNIN, 200, 200, 200, 200)
 PAGE_OWN = (SIGNIN, 200, 404, 200, 200)
 PAGE_STAFF = (SIGNIN, 403, 403, 200, 200)
+PAGE_ADMIN = (SIGNIN, 403, 403, 403, 200)
 TO_SUB = (303, "/submissions/")
 
 
@@ -102,6 +104,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
         lambda c: {"json": {"open": False}},
         API_ADMIN_BUILTIN,
     ),
+    ("GET", "/api/checkpoints/validations/{validation_id}"): (_nothing, API_ADMIN),
     ("GET", "/api/leaderboard/{checkpoint}"): (_nothing, API_STAFF),
     ("GET", "/api/export/{checkpoint}.csv"): (_nothing, API_STAFF),
     # the pages
@@ -133,6 +136,8 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ),
     ("GET", "/admin/checkpoints"): (_nothing, (SIGNIN, 403, 403, 403, 200)),
     ("POST", "/admin/checkpoints"): (_builtin_upload, (SIGNIN, 403, 403, 403, 409)),
+    ("GET", "/admin/checkpoints/validations/{vid}"): (_nothing, PAGE_ADMIN),
+    ("GET", "/admin/checkpoints/validations/{vid}/status"): (_nothing, PAGE_ADMIN),
     ("POST", "/admin/checkpoints/{checkpoint_id}/open"): (
         lambda c: {"data": {"open": "no", "csrf": c["csrf"]}},
         (SIGNIN, 403, 403, 403, 409),
@@ -162,17 +167,18 @@ def test_every_endpoint_has_a_row() -> None:
 @pytest.fixture
 def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
     """world() → a fresh database: the five actors, ann's graded submission with a pending
-    evidence link and an Nsight report, and the tokens."""
+    evidence link and an Nsight report, an admin's checkpoint validation (queued: no worker
+    runs here), and the tokens."""
     from app.db import engine, transaction
-    from app.models import Evidence, Status, Submission
+    from app.models import CheckpointValidation, Evidence, Status, Submission
     from app.users import service
 
     def make() -> dict[str, Any]:
         with engine().begin() as conn:
             conn.execute(
                 text(
-                    "TRUNCATE evidence, level_overrides, standings, submissions, users, workers "
-                    "RESTART IDENTITY"
+                    "TRUNCATE checkpoint_validations, evidence, level_overrides, standings, "
+                    "submissions, users, workers RESTART IDENTITY"
                 )
             )
         tokens: dict[str, str | None] = {"anonymous": None}
@@ -186,6 +192,8 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
                 user, tokens[actor] = service.add(session, name, role)
                 if name == "ann":
                     ann = user
+                if name == "root":
+                    root = user
             sub = Submission(
                 user_id=ann.id,
                 checkpoint=CK,
@@ -201,7 +209,12 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
             ev = Evidence(submission_id=sub.id, url="https://example.com/pr/1")
             session.add(ev)
             session.flush()
-            ids = {"sid": sub.id, "eid": ev.id}
+            validation = CheckpointValidation(
+                checkpoint="lab-add", requested_by=root.id, files={}, checks=[]
+            )
+            session.add(validation)
+            session.flush()
+            ids = {"sid": sub.id, "eid": ev.id, "vid": validation.id}
         report = Path(service_env["KGRADE_HOME"]) / "reports" / str(ids["sid"])
         report.mkdir(parents=True, exist_ok=True)
         (report / "submission-full.ncu-rep").write_bytes(b"NCU")
@@ -247,6 +260,8 @@ def test_access(world, method: str, path: str) -> None:  # type: ignore[no-untyp
             eid=w["eid"],
             checkpoint_id=CK,
             checkpoint=CK,
+            validation_id=w["vid"],
+            vid=w["vid"],
         )
         r = client.request(method, url, **body(ctx))
         got: Expect = r.status_code

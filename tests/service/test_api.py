@@ -109,13 +109,13 @@ def test_students_see_only_their_own(client: TestClient, make_user) -> None:  # 
 def test_broker_down_is_a_503_and_nothing_is_stored(
     client: TestClient, make_user, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
+    from app.jobs.celery_app import reconfigure
     from app.settings import get_settings
-    from worker.celery_app import celery, configure
 
     h = make_user("ann")
     monkeypatch.setenv("KGRADE_REDIS_URL", "redis://127.0.0.1:1/0")  # nothing listens there
     get_settings.cache_clear()
-    configure(celery)
+    reconfigure()
     r = client.post(
         "/api/submissions", headers=h, json={"checkpoint": "c3a-softmax", "source": REFERENCE}
     )
@@ -140,3 +140,46 @@ def test_checkpoints_are_listed_with_starter(client: TestClient, make_user) -> N
     rows = client.get("/api/checkpoints", headers=make_user("ann")).json()
     softmax = next(c for c in rows if c["id"] == "c3a-softmax")
     assert softmax["entry"] == "softmax_triton" and "def softmax_triton" in softmax["starter"]
+
+
+def test_the_row_is_committed_before_the_response_is_sent(make_user) -> None:  # type: ignore[no-untyped-def]
+    """A client that reads its submission right after the 201 (or follows the page's 303)
+    must find it: the request's transaction commits, and the precheck is sent, before the
+    first byte of the response. FastAPI's default runs a yield dependency's exit after the
+    response; `SessionDep` asks for the function scope. Checked at the moment the app starts
+    the response, from another connection."""
+    import re
+
+    from app.main import create_app
+
+    inner = create_app()
+    at_start: list[tuple[int, int]] = []  # (rows committed, messages sent) at response start
+
+    async def app(scope, receive, send):  # type: ignore[no-untyped-def]
+        async def watched(message):  # type: ignore[no-untyped-def]
+            posted = scope["method"] == "POST" and scope["path"] in ("/api/submissions", "/submit")
+            if message["type"] == "http.response.start" and posted:
+                at_start.append((_count(), _broker().llen("precheck")))
+            await send(message)
+
+        await inner(scope, receive, watched)
+
+    client = TestClient(app, follow_redirects=False)
+    headers = make_user("ann")
+    r = client.post(
+        "/api/submissions", headers=headers, json={"checkpoint": "c3a-softmax", "source": REFERENCE}
+    )
+    assert r.status_code == 201 and at_start == [(1, 1)]
+    token = headers["Authorization"].split()[1]
+    assert client.post("/signin", data={"token": token}).status_code == 303
+    csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/submit").text)
+    assert csrf is not None
+    data = {"checkpoint": "c3a-softmax", "csrf": csrf.group(1), "source": REFERENCE}
+    assert client.post("/submit", data=data).status_code == 303
+    assert at_start == [(1, 1), (2, 2)]
+
+
+def _broker() -> redis.Redis:
+    from app.settings import get_settings
+
+    return redis.Redis.from_url(str(get_settings().redis_url))

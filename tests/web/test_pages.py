@@ -181,9 +181,13 @@ def test_an_admin_adds_validates_and_closes_a_checkpoint(
     admin.set_input_files(
         "input[name=wrong]", [str(p) for p in sorted((folder / "solutions" / "wrong").glob("*.py"))]
     )
-    # The form posts and the page comes back when all six gradings are done (~30 s on two
-    # cores): the click waits for that navigation, so it gets the long timeout too.
+    # The form posts and the validation's page comes back at once; the worker runs the six
+    # gradings and the page shows each check as it finishes, then the outcome, without a reload.
     admin.click("text=Validate and add", timeout=180_000)
+    admin.wait_for_url(f"{live}/admin/checkpoints/validations/*")
+    admin.wait_for_selector(
+        "#validation[data-validation=running], #validation[data-validation=done]", timeout=180_000
+    )
     admin.wait_for_selector("text=lab-add: valid, opened", timeout=180_000)
     admin.screenshot(path=str(SHOTS / "admin-checkpoints.png"), full_page=False)
     row = admin.locator("tr", has_text="lab-add")

@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class CheckpointOut(BaseModel):
+    id: str
+    title: str
+    entry: str
+    signature: str
+    statement: str
+    dtypes: list[str]
+    open: bool
+    target_gpus: list[str]
+    baseline: str
+    starter: str | None
+
+
+class CheckpointIn(BaseModel):
+    definition: str = Field(description="checkpoint.toml")
+    problem: str = Field(description="problem.py: make_inputs, reference, BASELINES")
+    reference: str = Field(description="reference.py: a correct Triton solution")
+    starter: str | None = None
+    wrong: dict[str, str] = Field(
+        description="solutions/wrong/NAME.py → source, each with # expect:"
+    )
+
+
+class OpenIn(BaseModel):
+    open: bool
+
+
+class CheckOut(BaseModel):
+    """One check of a validation: a grading of one of the checkpoint's files."""
+
+    name: str
+    expected: str
+    got: str
+    ok: bool
+    reason: str = Field("", description="the grading's first message")
+
+
+class ReportOut(BaseModel):
+    """A finished validation: valid (installed, and open if its checkpoint.toml says so), or
+    not, with why."""
+
+    id: str = Field(description="the checkpoint's id")
+    valid: bool
+    checks: list[CheckOut]
+    error: str | None = None
+
+
+class ValidationQueued(BaseModel):
+    id: int
+    checkpoint: str
+    status: str
+    url: str = Field(description="where to follow it: GET it until status is done")
+
+
+class ValidationOut(BaseModel):
+    id: int
+    checkpoint: str
+    status: str = Field(description="queued, running or done")
+    checks_done: int
+    checks_total: int = Field(description="0 until a worker has started it")
+    checks: list[CheckOut] = Field(description="the checks finished so far, in their order")
+    created_at: datetime
+    finished_at: datetime | None
+    report: ReportOut | None = Field(None, description="once done")
+
+    @classmethod
+    def of(cls, row: Any) -> ValidationOut:
+        checks = [CheckOut(**c) for c in row.checks or [] if c is not None]
+        report = None
+        if row.status == "done":
+            report = ReportOut(
+                id=row.checkpoint, valid=bool(row.valid), checks=checks, error=row.error
+            )
+        return cls(
+            id=row.id,
+            checkpoint=row.checkpoint,
+            status=row.status,
+            checks_done=len(checks),
+            checks_total=len(row.checks or []),
+            checks=checks,
+            created_at=row.created_at,
+            finished_at=row.finished_at,
+            report=report,
+        )

@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class EntryOut(BaseModel):
+    rank: int
+    student: str
+    gpu_model: str
+    level: int
+    speedup: float | None
+    submission_id: int
+    submissions: int
+
+
+class LeaderboardOut(BaseModel):
+    checkpoint: str
+    # one board per GPU model ("cpu": graded without one), best first
+    boards: dict[str, list[EntryOut]]

@@ -1,0 +1,101 @@
+"""The submissions, overrides and evidence tables' queries (the claim/lease/finish statements
+are the lifecycle's own: app/submissions/lifecycle.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, contains_eager, defer
+
+from app.models import Evidence, EvidenceStatus, LevelOverride, Stage, Submission, User
+
+
+def get(session: Session, submission_id: int) -> Submission | None:
+    return session.get(Submission, submission_id)
+
+
+def add(session: Session, sub: Submission) -> Submission:
+    session.add(sub)
+    session.flush()
+    return sub
+
+
+def created_since(
+    session: Session, user_id: int, checkpoint: str, since: datetime
+) -> list[datetime]:
+    """When the student's submissions to the checkpoint since `since` were made, oldest first
+    (the quota: an index range scan of ix_submissions_user_checkpoint_created)."""
+    return list(
+        session.scalars(
+            select(Submission.created_at)
+            .where(
+                Submission.user_id == user_id,
+                Submission.checkpoint == checkpoint,
+                Submission.created_at > since,
+            )
+            .order_by(Submission.created_at)
+        ).all()
+    )
+
+
+def history(
+    session: Session,
+    *,
+    user_id: int | None,
+    student: str | None,
+    checkpoint: str | None,
+    limit: int,
+) -> list[Submission]:
+    """Newest first: one student's (`user_id`), or anyone's (`student`: by name). The rows
+    carry summary fields: the source, explanation and full result (kilobytes of JSON each)
+    load only if asked for; the user comes with the join, not one query a row."""
+    q = (
+        select(Submission)
+        .join(User, Submission.user_id == User.id)
+        .options(
+            contains_eager(Submission.user),
+            defer(Submission.source),
+            defer(Submission.explanation),
+            defer(Submission.result),
+        )
+    )
+    if user_id is not None:
+        q = q.where(Submission.user_id == user_id)
+    elif student:
+        q = q.where(User.name == student)
+    if checkpoint:
+        q = q.where(Submission.checkpoint == checkpoint)
+    return list(session.scalars(q.order_by(Submission.id.desc()).limit(limit)).all())
+
+
+def in_gpu_stage(session: Session) -> list[tuple[int, str, str | None]]:
+    """(id, checkpoint, the GPU model it was queued for) of every row in the GPU stage."""
+    rows = session.execute(
+        select(Submission.id, Submission.checkpoint, Submission.gpu_model).where(
+            Submission.stage == Stage.GPU
+        )
+    )
+    return [(sid, checkpoint, model) for sid, checkpoint, model in rows]
+
+
+def overrides(session: Session, submission_id: int) -> list[tuple[LevelOverride, str]]:
+    """A submission's level overrides, oldest first, each with its instructor's name."""
+    rows = session.execute(
+        select(LevelOverride, User.name)
+        .join(User, User.id == LevelOverride.instructor_id)
+        .where(LevelOverride.submission_id == submission_id)
+        .order_by(LevelOverride.id)
+    ).all()
+    return [(o, name) for o, name in rows]
+
+
+def get_evidence(session: Session, evidence_id: int) -> Evidence | None:
+    return session.get(Evidence, evidence_id)
+
+
+def pending_evidence(session: Session) -> list[Evidence]:
+    """Evidence links no instructor has decided yet."""
+    return list(
+        session.scalars(select(Evidence).where(Evidence.status == EvidenceStatus.PENDING)).all()
+    )

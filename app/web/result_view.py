@@ -1,0 +1,71 @@
+"""A stored grade as the submission page shows it: cases grouped, the citable facts as tables,
+the roofline plot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.models import Submission
+from app.settings import get_settings
+from app.submissions import service
+from app.web import plots
+from grader import Citable, CiteTable, GradeResult, cite_tables
+
+
+def grouped(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per case: its calls (draws × autotune configs), failures and worst error."""
+    groups: dict[str, dict[str, Any]] = {}
+    for c in cases:
+        g = groups.setdefault(
+            c["name"],
+            {
+                "name": c["name"],
+                "shape": c.get("shape"),
+                "dtype": c.get("dtype"),
+                "calls": 0,
+                "failed": 0,
+                "worst": None,
+                "message": "",
+            },
+        )
+        g["calls"] += 1
+        if not c["passed"]:
+            g["failed"] += 1
+            g["message"] = g["message"] or c.get("message", "")
+        err = c.get("max_abs_err")
+        if err is not None and (g["worst"] is None or err > g["worst"]):
+            g["worst"] = err
+    return list(groups.values())
+
+
+def citable_tables(result: dict[str, Any]) -> list[CiteTable]:
+    """'What you can cite', as tables (grader/facts.py), from a stored result."""
+    try:
+        cite = Citable.model_validate(result["citable"]) if result.get("citable") else None
+    except ValueError:
+        return []
+    return cite_tables(cite) if cite is not None else []
+
+
+def stored(result: dict[str, Any]) -> dict[str, Any]:
+    """A stored result as today's model has it: fields added since it was stored get their
+    defaults (a result from an older kgrade must still render); one that no longer validates
+    is shown as it is."""
+    try:
+        return GradeResult.model_validate(result).model_dump(mode="json")
+    except ValueError:
+        return result
+
+
+def view(sub: Submission) -> dict[str, Any]:
+    result = stored(sub.result or {})
+    bench = result.get("benchmark")
+    return {
+        "sub": sub,
+        "r": result,
+        "cite_tables": citable_tables(result),
+        "groups": grouped(result.get("cases") or []),
+        "roofline": plots.roofline(bench) if bench and bench.get("shapes") else None,
+        "lines": sub.source.splitlines(),
+        "report": service.nsight_report(get_settings(), sub.id) is not None,
+    }

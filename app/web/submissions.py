@@ -1,0 +1,167 @@
+"""The student's pages (submit, a submission live, history) and the instructor's forms on a
+submission (override, level-4 decision)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request, UploadFile
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+
+from app.checkpoints import service as checkpoints
+from app.core.errors import DomainError, Invalid
+from app.deps import RowId, SessionDep
+from app.errors import as_api_error
+from app.models import User
+from app.settings import get_settings
+from app.submissions import grading_review as review
+from app.submissions import service
+from app.users.service import is_staff
+from app.web import plots
+from app.web.auth import check_csrf, signed_in
+from app.web.result_view import view
+from app.web.templating import page
+
+router = APIRouter(include_in_schema=False)
+
+
+def _submit_form(
+    request: Request, user: User, csrf: str, checkpoint: str | None, status: int = 200, **ctx: str
+) -> HTMLResponse:
+    """The submit form; on an error, `checkpoint` stays chosen only if it is open."""
+    cps = [c for c in checkpoints.listed(get_settings()) if c.definition.open]
+    chosen = next((c for c in cps if c.id == checkpoint), None)
+    if status == 200 and chosen is None:
+        chosen = cps[0] if cps else None
+    if "starter" not in ctx:
+        ctx["starter"] = chosen.starter.read_text() if chosen and chosen.starter else ""
+    return page(
+        request, "submit.html", status, user=user, csrf=csrf, checkpoints=cps, chosen=chosen, **ctx
+    )
+
+
+@router.get("/submit")
+def submit_page(request: Request, db: SessionDep, checkpoint: str | None = None) -> Response:
+    user, data = signed_in(request, db)
+    return _submit_form(request, user, data["csrf"], checkpoint)
+
+
+@router.post("/submit")
+async def submit(
+    request: Request,
+    db: SessionDep,
+    checkpoint: Annotated[str, Form()],
+    csrf: Annotated[str, Form()],
+    source: Annotated[str, Form()] = "",
+    explanation: Annotated[str, Form()] = "",
+    upload: UploadFile | None = None,
+) -> Response:
+    """Admitted by the same function as the API's; the precheck is sent after the commit."""
+    user, data = signed_in(request, db)
+    check_csrf(data, csrf)
+    try:
+        if upload is not None and upload.filename:
+            raw = await upload.read()
+            try:
+                source = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise Invalid(f"{upload.filename} is not UTF-8 text") from exc
+        sub = service.submit(db, user, checkpoint, source, explanation or None, get_settings())
+    except DomainError as exc:
+        err = as_api_error(exc)
+        return _submit_form(
+            request,
+            user,
+            data["csrf"],
+            checkpoint,
+            err.status,
+            starter=source,
+            error=err.message,
+            explanation=explanation,
+        )
+    return RedirectResponse(f"/submissions/{sub.id}", 303)
+
+
+@router.get("/submissions/{sid}")
+def submission_page(sid: RowId, request: Request, db: SessionDep) -> Response:
+    user, data = signed_in(request, db)
+    try:
+        sub = service.readable(db, user, sid)
+    except DomainError as exc:
+        err = as_api_error(exc)
+        return page(request, "error.html", err.status, user=user, error=err.message)
+    return page(request, "submission.html", user=user, csrf=data["csrf"], **view(sub))
+
+
+@router.get("/submissions/{sid}/status")
+def submission_status(sid: RowId, request: Request, db: SessionDep) -> Response:
+    """The live part: polled by htmx every second until the grading is done."""
+    user, _ = signed_in(request, db)
+    return page(request, "_result.html", **view(service.readable(db, user, sid)))
+
+
+@router.get("/submissions/{sid}/report.ncu-rep")
+def report(sid: RowId, request: Request, db: SessionDep) -> Response:
+    user, _ = signed_in(request, db)
+    sub = service.readable(db, user, sid)
+    path = service.nsight_report(get_settings(), sub.id)
+    if path is None:
+        return page(request, "error.html", 404, user=user, error="No Nsight report for this one.")
+    return FileResponse(path, filename=f"submission-{sub.id}.ncu-rep")
+
+
+@router.get("/history")
+def history(request: Request, db: SessionDep, checkpoint: str | None = None) -> Response:
+    user, _ = signed_in(request, db)
+    rows = service.history(db, user, checkpoint=checkpoint, student=None, limit=500)
+    mine = [r for r in rows if r.user_id == user.id]
+    timed = sorted((r.created_at, r.speedup) for r in mine if r.speedup is not None)
+    levels = sorted((r.created_at, float(r.level)) for r in mine if r.level is not None)
+    plot = (
+        plots.over_time(timed, "speedup ×", "Your speedup over time")
+        if timed
+        else plots.over_time(levels, "level", "Your level over time")
+        if levels
+        else None
+    )
+    return page(request, "history.html", user=user, rows=rows, plot=plot, checkpoint=checkpoint)
+
+
+@router.post("/submissions/{sid}/override")
+def override(
+    sid: RowId,
+    request: Request,
+    db: SessionDep,
+    level: Annotated[int, Form()],
+    note: Annotated[str, Form()],
+    csrf: Annotated[str, Form()],
+    back: Annotated[str, Form()] = "",
+) -> Response:
+    user, data = signed_in(request, db)
+    check_csrf(data, csrf)
+    if not is_staff(user):
+        return page(request, "error.html", 403, user=user, error="Only instructors override.")
+    sub = service.readable(db, user, sid)
+    try:
+        review.override(db, sub, user, level, note)
+    except DomainError as exc:
+        err = as_api_error(exc)
+        return page(request, "error.html", err.status, user=user, error=err.message)
+    return RedirectResponse(back if back.startswith("/") else f"/submissions/{sid}", 303)
+
+
+@router.post("/evidence/{eid}/decision")
+def decide(
+    eid: RowId,
+    request: Request,
+    db: SessionDep,
+    approve: Annotated[str, Form()],
+    csrf: Annotated[str, Form()],
+    back: Annotated[str, Form()] = "/",
+) -> Response:
+    user, data = signed_in(request, db)
+    check_csrf(data, csrf)
+    if not is_staff(user):
+        return page(request, "error.html", 403, user=user, error="Only instructors decide.")
+    review.decide(db, eid, user, approve == "yes", "")
+    return RedirectResponse(back if back.startswith("/") else "/", 303)
