@@ -4,7 +4,11 @@ started)."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def descendants(pid: int) -> list[int]:
@@ -79,3 +83,17 @@ def with_home(home: Path) -> list[int]:
         if needle in env and alive(int(proc.name)):
             found.append(int(proc.name))
     return found
+
+
+def start_kgrade(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """`kgrade ARGS` in a session of its own, its output to `log` (a file, not a pipe nobody
+    reads: a full pipe would stall it)."""
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "app.cli", *args],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )

@@ -11,12 +11,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.faults.stack import wait_for
 from tests.procs import alive, children, cmdline, descendants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,15 +27,6 @@ spec = json.loads(sys.argv[1])
 programs = [Program(name, argv) for name, argv in spec["programs"]]
 sys.exit(Supervisor(programs, **spec["options"]).run())
 """
-
-
-def _wait(pred: Callable[[], object], timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
 class Run:
@@ -99,13 +90,13 @@ def _find(run: Run, *argv: str) -> list[int]:
 
 def test_a_killed_program_is_restarted_and_what_it_left_is_killed(supervise) -> None:  # type: ignore[no-untyped-def]
     run = supervise([("worker", WITH_CHILD), ("other", ["sleep", "1004"])])
-    _wait(lambda: _find(run, "sleep", "1000") and _find(run, "sleep", "1001"), 30, "the program")
+    wait_for(lambda: _find(run, "sleep", "1000") and _find(run, "sleep", "1001"), 30, "the program")
     [leader] = _find(run, "sleep", "1001")
     [left] = _find(run, "sleep", "1000")
     [other] = _find(run, "sleep", "1004")
     os.kill(leader, signal.SIGKILL)
-    _wait(lambda: not alive(left), 10, "the killed program's child to be killed")
-    _wait(lambda: len(_find(run, "sleep", "1001")) == 1, 10, "the program to be back")
+    wait_for(lambda: not alive(left), 10, "the killed program's child to be killed")
+    wait_for(lambda: len(_find(run, "sleep", "1001")) == 1, 10, "the program to be back")
     assert _find(run, "sleep", "1001") != [leader]
     assert _find(run, "sleep", "1004") == [other]  # the other program was left alone
     assert "worker (pid" in run.log() and "killed by SIGKILL; starting it again in" in run.log()
@@ -120,7 +111,7 @@ def test_a_program_that_exits_is_restarted_too(supervise, tmp_path: Path) -> Non
     run = supervise(
         [("once", ["sh", "-c", f"echo x >> {marker}; sleep 0.2; exit 3"])], max_quick_failures=None
     )
-    _wait(lambda: marker.exists() and len(marker.read_text().split()) >= 3, 30, "three starts")
+    wait_for(lambda: marker.exists() and len(marker.read_text().split()) >= 3, 30, "three starts")
     run.signal(signal.SIGINT)
     assert run.wait() == 0
     log = run.log()
@@ -143,7 +134,7 @@ def test_one_that_keeps_dying_at_once_is_given_up_and_everything_stops(supervise
 
 def test_sigterm_stops_every_program_and_what_they_started(supervise) -> None:  # type: ignore[no-untyped-def]
     run = supervise([("a", WITH_CHILD), ("b", WITH_ESCAPEE)], grace=5)
-    _wait(lambda: len(_find(run, "sleep", "1002")) == 1, 30, "the escapee")
+    wait_for(lambda: len(_find(run, "sleep", "1002")) == 1, 30, "the escapee")
     escapee = _find(run, "sleep", "1002")[0]
     # it left b's process group: bubblewrap's --new-session does the same
     assert os.getpgid(escapee) != os.getpgid(_find(run, "sleep", "1003")[0])
@@ -159,11 +150,11 @@ def test_an_orphan_that_left_its_group_is_killed_when_its_program_dies(supervise
     """Its program's group is killed, but it is in none of it: as a subreaper the supervisor
     gets it back and kills it at the stop (a sandbox dies with its parent by itself)."""
     run = supervise([("b", WITH_ESCAPEE)], grace=5)
-    _wait(lambda: len(_find(run, "sleep", "1002")) == 1, 30, "the escapee")
+    wait_for(lambda: len(_find(run, "sleep", "1002")) == 1, 30, "the escapee")
     [escapee] = _find(run, "sleep", "1002")
     [leader] = _find(run, "sleep", "1003")
     os.kill(leader, signal.SIGKILL)
-    _wait(lambda: escapee in run.children(), 10, "the orphan to be reparented to the supervisor")
+    wait_for(lambda: escapee in run.children(), 10, "the orphan to be reparented to the supervisor")
     run.signal(signal.SIGTERM)
     assert run.wait() == 0
     assert not alive(escapee)
@@ -172,7 +163,7 @@ def test_an_orphan_that_left_its_group_is_killed_when_its_program_dies(supervise
 def test_a_program_that_ignores_sigterm_is_killed_after_the_grace(supervise) -> None:  # type: ignore[no-untyped-def]
     stubborn = ["sh", "-c", "trap '' TERM; sleep 1005 & wait; wait"]
     run = supervise([("stubborn", stubborn)], grace=1)
-    _wait(lambda: _find(run, "sleep", "1005"), 30, "the program")
+    wait_for(lambda: _find(run, "sleep", "1005"), 30, "the program")
     tree = run.tree()
     run.signal(signal.SIGTERM)
     assert run.wait() == 0
@@ -183,9 +174,9 @@ def test_a_program_that_ignores_sigterm_is_killed_after_the_grace(supervise) -> 
 def test_a_second_ctrl_c_does_not_wait_for_the_grace(supervise) -> None:  # type: ignore[no-untyped-def]
     stubborn = ["sh", "-c", "trap '' TERM INT; sleep 1006 & wait; wait"]
     run = supervise([("stubborn", stubborn)], grace=600)
-    _wait(lambda: _find(run, "sleep", "1006"), 30, "the program")
+    wait_for(lambda: _find(run, "sleep", "1006"), 30, "the program")
     run.signal(signal.SIGINT)
-    _wait(lambda: "stopping stubborn" in run.log(), 10, "the stop to begin")
+    wait_for(lambda: "stopping stubborn" in run.log(), 10, "the stop to begin")
     run.signal(signal.SIGINT)
     assert run.wait(timeout=30) == 0  # not the 600 s grace
     assert "still running: SIGKILL" in run.log()

@@ -8,14 +8,12 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.faults.stack import wait_for
-from tests.procs import alive, children, cmdline, descendants, with_home
+from tests.procs import alive, children, cmdline, descendants, start_kgrade, with_home
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,15 +40,7 @@ def test_one_pinned_worker_per_gpu_restarted_when_it_dies(tmp_path: Path) -> Non
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KGRADE_", "CUDA_"))}
     env.update(KGRADE_HOME=str(home), KGRADE_TEST_GPUS=",".join(n for n, _ in FAKE.values()))
     log = tmp_path / "workers.log"
-    with log.open("wb") as out:
-        sup = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "worker", "--gpu", "all", "--grace", "10"],
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    sup = start_kgrade(["worker", "--gpu", "all", "--grace", "10"], env, log)
 
     def said() -> str:
         return log.read_text(errors="replace")[-3000:]

@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from tests.faults.stack import free_port, wait_for
-from tests.procs import alive, children, cmdline, descendants, with_home
+from tests.procs import alive, children, cmdline, descendants, start_kgrade, with_home
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,15 +80,7 @@ def serve(tmp_path: Path) -> Iterator[Serve]:
         KGRADE_PRECHECK_NICE="0",  # as the waits were sized for
     )
     log = tmp_path / "serve.log"
-    with log.open("wb") as out:  # a file, not a pipe nobody reads
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve"],
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    proc = start_kgrade(["serve"], env, log)
     s = Serve(proc, f"http://127.0.0.1:{port}", home, log)
     try:
         yield s
