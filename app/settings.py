@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     # re-queued by the reconciler, at most max_attempts times, then internal_error.
     lease_seconds: int = Field(900, ge=30)
     max_attempts: int = Field(3, ge=1)
+    # How often the reconciler (Celery beat, one per deployment) looks for such rows.
+    reconcile_seconds: float = Field(30.0, ge=1)
     # Signs the browser's session cookie; unset: generated once into home/secret_key.
     secret_key: str | None = None
     # The CLI's client commands (submit, status, …) talk to this server with this token.
@@ -70,6 +72,10 @@ class Settings(BaseSettings):
     precheck_spare: bool = False
     # Extra folders of checkpoints (colon-separated), besides the built-in ones.
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
+    # Tests only: GPU names (comma-separated) that `kgrade worker --gpu all` starts one worker
+    # for each, pinned to CUDA_VISIBLE_DEVICES=<its index>, instead of asking CUDA: so that the
+    # per-GPU workers and their supervision are tested on a machine without a GPU.
+    test_gpus: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     @field_validator("checkpoint_dirs", mode="before")
     @classmethod
@@ -78,7 +84,7 @@ class Settings(BaseSettings):
             return [p for p in v.split(":") if p]
         return v
 
-    @field_validator("gpu_models", mode="before")
+    @field_validator("gpu_models", "test_gpus", mode="before")
     @classmethod
     def _split_models(cls, v: object) -> object:
         if isinstance(v, str):

@@ -10,6 +10,7 @@ import torch
 
 from grader import GradeOptions, GradeResult, checkpoints, grade
 from grader.sandbox import Limits
+from tests.skips import pytest_sessionfinish, pytest_terminal_summary  # noqa: F401 - hooks
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "submissions"

@@ -1,11 +1,9 @@
-"""Operator commands: `serve` (API + a worker), `api`, `worker`, `migrate`, `users add`."""
+"""Operator commands: `serve` (API + a worker), `api`, `worker`, `beat`, `migrate`, `users add`."""
 
 from __future__ import annotations
 
 import argparse
 import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -55,7 +53,7 @@ def cmd_users_add(args: argparse.Namespace) -> int:
     return 0
 
 
-def worker_argv(queues: list[str], beat: bool) -> list[str]:
+def worker_argv(queues: list[str], beat: bool, name: str | None = None) -> list[str]:
     from app.jobs.names import PRECHECK
 
     s = get_settings()
@@ -73,7 +71,7 @@ def worker_argv(queues: list[str], beat: bool) -> list[str]:
         "--loglevel",
         "INFO",
         "-n",
-        f"kgrade-{os.getpid()}@%h",
+        f"kgrade-{os.getpid()}{'-' + name if name else ''}@%h",  # one name per worker of a host
     ]
     if beat:  # the reconciler's schedule; one per deployment
         argv += ["-B", "-s", str(s.home.resolve() / "celerybeat-schedule")]
@@ -97,15 +95,20 @@ def gpu_queue_here() -> str | None:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
+    from app.cli import workers
     from app.jobs.names import PRECHECK
 
+    if args.gpu not in (None, "one"):  # one supervised worker per GPU
+        if args.beat:
+            raise UsageError("--beat runs once per deployment: `kgrade beat`, not per GPU")
+        return workers.supervise(workers.select(workers.visible_gpus(), args.gpu), args.grace)
     queues = [PRECHECK] if not args.gpu else []
     if args.gpu:
         q = gpu_queue_here()
         if q is None:
             raise UsageError("--gpu: no CUDA GPU is visible to this process")
         queues.append(q)
-    migrate()
+    workers.prepare_database()
     argv = worker_argv(queues, beat=args.beat)
     os.execvp(argv[0], argv)
 
@@ -117,8 +120,7 @@ def cmd_api(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
+    from app.cli.supervise import Program, Supervisor
     from app.jobs.names import PRECHECK
 
     s = get_settings()
@@ -126,24 +128,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     queues = [PRECHECK]
     if (q := gpu_queue_here()) is not None and q.removeprefix("gpu.") in s.gpu_models:
         queues.append(q)
-    worker = subprocess.Popen(worker_argv(queues, beat=True), cwd=ROOT)
+    api = [sys.executable, "-m", "app.cli", "api", "--workers", "1"]
+    programs = [
+        Program("api", api, cwd=ROOT),
+        Program("worker", worker_argv(queues, beat=True), cwd=ROOT),
+    ]
     mode = "embedded (SQLite + SQLite broker in " + str(s.home) + ")" if s.embedded else "external"
     print(
         f"kgrade: serving on http://{s.host}:{s.port} · {mode} · worker on {','.join(queues)}",
         flush=True,
     )
-    try:
-        uvicorn.run("app.main:app", host=s.host, port=s.port, log_level="info")
-    finally:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-    return 0
+    # The API and the worker are restarted when they die; Ctrl-C stops both and all they started.
+    return Supervisor(programs).run()
 
 
 def add_parsers(sub: Any) -> None:
+    from app.cli import workers
+
     p = sub.add_parser("serve", help="serve the API and run a worker (embedded default)")
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("api", help="serve the API only, in N processes (production)")
@@ -151,10 +152,25 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--port", type=int, help="default: KGRADE_PORT")
     p.add_argument("--workers", type=int, help="processes (default: one per CPU core)")
     p.set_defaults(func=cmd_api)
-    p = sub.add_parser("worker", help="run a grading worker")
-    p.add_argument("--gpu", action="store_true", help="serve this machine's GPU queue")
+    p = sub.add_parser("worker", help="run a grading worker (the CPU precheck, or --gpu)")
+    p.add_argument(
+        "--gpu",
+        nargs="?",
+        const="one",
+        metavar="all|N,…",
+        help="alone: serve this machine's GPU queue; `all` (or indices such as 0,2): one "
+        "worker per GPU, each pinned to its own and restarted when it dies",
+    )
     p.add_argument("--beat", action="store_true", help="also run the reconciler's schedule")
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=30.0,
+        help="--gpu all: seconds a worker may finish its grading when stopped (default 30)",
+    )
     p.set_defaults(func=cmd_worker)
+    p = sub.add_parser("beat", help="run the reconciler's schedule alone (one per deployment)")
+    p.set_defaults(func=lambda _: workers.cmd_beat())
     p = sub.add_parser("migrate", help="bring the database to the latest schema")
     p.set_defaults(func=cmd_migrate)
     users = sub.add_parser("users", help="manage users").add_subparsers(

@@ -36,7 +36,11 @@ def configure(app: Celery) -> None:
         task_default_queue=PRECHECK,
         broker_connection_retry_on_startup=True,
         beat_schedule={
-            "reconcile": {"task": TASK_RECONCILE, "schedule": 30.0, "options": {"queue": PRECHECK}}
+            "reconcile": {
+                "task": TASK_RECONCILE,
+                "schedule": s.reconcile_seconds,
+                "options": {"queue": PRECHECK},
+            }
         },
     )
 

@@ -15,6 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.procs import alive, descendants, with_home
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
@@ -90,6 +92,9 @@ def test_serve_grades_with_nothing_configured(tmp_path: Path) -> None:
         result = json.loads(submit.stdout)
         assert (result["verdict"], result["level"]) == ("correct", 2)
     finally:
+        # serve's API and worker run in process groups of their own (its supervisor's): the
+        # whole tree is checked below, not only serve's group
+        tree = [server.pid, *descendants(server.pid)]
         os.killpg(server.pid, signal.SIGINT)  # Ctrl-C
         try:
             server.wait(timeout=60)
@@ -102,3 +107,5 @@ def test_serve_grades_with_nothing_configured(tmp_path: Path) -> None:
             break
         time.sleep(0.5)
     assert leftover.stdout.strip() == "", ("processes outlived Ctrl-C", said())
+    assert [p for p in tree if alive(p)] == [], ("processes outlived Ctrl-C", said())
+    assert with_home(tmp_path / "home") == [], ("processes outlived Ctrl-C", said())
