@@ -35,11 +35,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.similarity import Corpus, Document, Report  # noqa: E402
+from app.similarity import Corpus, Document, Params, Report  # noqa: E402
 from benchmarks._common import DATE, machine, write  # noqa: E402
 from tests.app.similarity_disguise import disguise, folder, honest_kernels, starter  # noqa: E402
 
 CHECKPOINT = "c3a-softmax"
+Row = tuple[str, str, str]  # submission, student, source
 COPIERS = 10
 
 
@@ -77,33 +78,41 @@ def population(students: int, per: int, seed: int = 7) -> dict[str, Any]:
     return {"rows": rows, "origins": origins, "planted": planted, "originals": len(bases)}
 
 
-def one_round(
-    rows: list[tuple[str, str, str]], start: str
-) -> tuple[dict[str, float], Report, list[dict[str, object]]]:
-    t0 = time.perf_counter()
+def _clock() -> tuple[float, float]:
+    return time.perf_counter(), time.process_time()
+
+
+def _since(t: tuple[float, float]) -> tuple[float, float]:
+    return time.perf_counter() - t[0], time.process_time() - t[1]
+
+
+def one_round(rows: list[Row], start: str) -> tuple[dict[str, float], Report, list[Document]]:
+    """From the sources: (wall and CPU seconds of each phase, the report, the documents)."""
+    t0 = _clock()
     corpus = Corpus(starter=start)
-    docs = []
-    for sub, student, src in rows:
-        doc = corpus.add(sub, student, src)
-        assert doc is not None
-        docs.append(doc.to_dict())
-    t1 = time.perf_counter()
+    docs = [corpus.add(sub, student, src) for sub, student, src in rows]
+    add = _since(t0)
+    t1 = _clock()
     report = corpus.report()
-    t2 = time.perf_counter()
-    return {"add": t1 - t0, "report": t2 - t1, "total": t2 - t0}, report, docs
+    rep = _since(t1)
+    assert all(d is not None for d in docs)
+    times = {"add": add[0], "report": rep[0], "total": add[0] + rep[0]}
+    times |= {"add_cpu": add[1], "report_cpu": rep[1], "total_cpu": add[1] + rep[1]}
+    return times, report, [d for d in docs if d is not None]
 
 
-def stored_round(
-    rows: list[tuple[str, str, str]], stored: list[str], start: str
-) -> dict[str, float]:
-    t0 = time.perf_counter()
+def stored_round(rows: list[Row], stored: list[str], start: str) -> dict[str, float]:
+    """From stored documents (JSON text, as a database column would hold them)."""
+    t0 = _clock()
     corpus = Corpus(starter=start)
     for (sub, student, _), text in zip(rows, stored, strict=True):
         corpus.add_document(sub, student, Document.from_dict(json.loads(text)))
-    t1 = time.perf_counter()
+    load = _since(t0)
+    t1 = _clock()
     corpus.report()
-    t2 = time.perf_counter()
-    return {"load": t1 - t0, "report": t2 - t1, "total": t2 - t0}
+    rep = _since(t1)
+    times = {"load": load[0], "report": rep[0], "total": load[0] + rep[0]}
+    return times | {"load_cpu": load[1], "report_cpu": rep[1], "total_cpu": load[1] + rep[1]}
 
 
 def check(report: Report, pop: dict[str, Any]) -> dict[str, Any]:
@@ -125,6 +134,24 @@ def check(report: Report, pop: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def sweep(
+    rows: list[Row], docs: list[Document], start: str, pop: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The report again from the same documents with the common-fingerprint filter at other
+    shares (1.0: off), and once without the starter removed: what each default buys."""
+    out = []
+    settings: list[tuple[str | None, float]] = [
+        (start, share) for share in (0.02, 0.05, 0.1, 0.2, 1.0)
+    ]
+    for starter_text, share in [*settings, (None, 0.1)]:
+        corpus = Corpus(starter=starter_text, params=Params(common_share=share))
+        for (sub, student, _), doc in zip(rows, docs, strict=True):
+            corpus.add_document(sub, student, doc)
+        result = check(corpus.report(), pop)
+        out.append({"starter_removed": starter_text is not None, "common_share": share, **result})
+    return out
+
+
 def median(rounds: list[dict[str, float]]) -> dict[str, float]:
     return {k: round(statistics.median(r[k] for r in rounds), 3) for k in rounds[0]}
 
@@ -143,9 +170,10 @@ def main() -> None:
     for _ in range(args.rounds):
         times, report, docs = one_round(rows, start)
         cold.append(times)
-        stored = [json.dumps(d) for d in docs]
+        stored = [json.dumps(d.to_dict()) for d in docs]
         warm.append(stored_round(rows, stored, start))
     result = check(report, pop)
+    swept = sweep(rows, docs, start, pop)
     data = {
         "command": " ".join(["python", "benchmarks/similarity_speed.py", *sys.argv[1:]]),
         "machine": machine(),
@@ -154,7 +182,7 @@ def main() -> None:
         "per_student": args.per_student,
         "submissions": len(rows),
         "originals": pop["originals"],
-        "symbols_total": sum(len(src) for _, _, src in rows),
+        "characters_total": sum(len(src) for _, _, src in rows),
         "params": report.params.__dict__,
         "generation_s": round(made, 2),
         "rounds_from_sources": cold,
@@ -162,6 +190,7 @@ def main() -> None:
         "median_from_sources": median(cold),
         "median_from_stored": median(warm),
         **result,
+        "sweep": swept,
     }
     m, s = data["median_from_sources"], data["median_from_stored"]
     text = [
@@ -169,9 +198,10 @@ def main() -> None:
         str(data["machine"]),
         f"{len(rows)} submissions ({args.students} students × {args.per_student}) of "
         f"{CHECKPOINT}, from {pop['originals']} originals; params {data['params']}",
-        f"from sources, median of {args.rounds}: {m['total']:.2f} s "
+        f"from sources, median of {args.rounds}: {m['total']:.2f} s wall, "
+        f"{m['total_cpu']:.2f} s CPU "
         f"(normalize + fingerprint {m['add']:.2f} s, report {m['report']:.2f} s)",
-        f"from stored documents: {s['total']:.2f} s "
+        f"from stored documents: {s['total']:.2f} s wall, {s['total_cpu']:.2f} s CPU "
         f"(load {s['load']:.2f} s, report {s['report']:.2f} s)",
         f"planted copies found: {result['planted_found']}/{result['planted']} "
         f"(recall {result['recall']:.2f}), scores {result['planted_scores']}",
@@ -179,6 +209,14 @@ def main() -> None:
         f"{result['pairs_between_different_originals']}, of the same original "
         f"{result['pairs_between_same_original']}; common fingerprints dropped "
         f"{result['common_fingerprints']}",
+        "the same documents, other settings (starter removed, common share: planted found, "
+        "pairs between different originals, pairs of the same original, common dropped):",
+        *[
+            f"  {w['starter_removed']!s:>5} {w['common_share']:<4}: {w['planted_found']}/"
+            f"{w['planted']}, {w['pairs_between_different_originals']}, "
+            f"{w['pairs_between_same_original']}, {w['common_fingerprints']}"
+            for w in swept
+        ],
         f"rounds from sources: {cold}",
         f"rounds from stored: {warm}",
     ]

@@ -169,11 +169,13 @@ class Corpus:
             )
         self._entries.append(_Entry(student, submission, doc))
 
-    def _filter(self) -> tuple[dict[Key, list[_Entry]], int]:
-        """Each entry's fingerprints less the starter's and the common ones, by student."""
+    def _filter(self) -> tuple[list[list[_Entry]], int]:
+        """Each entry's fingerprints less the starter's and the common ones; the entries by
+        student, the students in order."""
         by_student: dict[Key, list[_Entry]] = defaultdict(list)
+        ignored = self._ignored
         for e in self._entries:
-            e.kept = frozenset(e.doc.hashes) - self._ignored
+            e.kept = frozenset(e.doc.hashes).difference(ignored)
             by_student[e.student].append(e)
         students_with: dict[int, int] = defaultdict(int)
         for entries in by_student.values():
@@ -184,28 +186,35 @@ class Corpus:
         common = frozenset(h for h, n in students_with.items() if n > limit)
         if common:
             for e in self._entries:
-                e.kept = e.kept - common
-        return by_student, len(common)
+                e.kept = e.kept.difference(common)
+        return [by_student[s] for s in sorted(by_student, key=_order)], len(common)
 
-    def _candidates(self, by_student: dict[Key, list[_Entry]]) -> list[tuple[Key, Key]]:
-        """Pairs of students who share at least min_shared fingerprints, found through the
-        inverted index from fingerprint to the submissions (so to the students) that have it."""
-        index: dict[int, set[Key]] = defaultdict(set)
-        for student, entries in by_student.items():
-            for e in entries:
-                for h in e.kept:
-                    index[h].add(student)
-        counts: dict[tuple[Key, Key], int] = defaultdict(int)
+    def _candidates(self, students: list[list[_Entry]], cut: float) -> list[tuple[int, int]]:
+        """Pairs of students (their indexes) who share enough fingerprints to reach the
+        threshold and min_symbols, found through the inverted index from each fingerprint to
+        the students whose submissions have it."""
+        index: dict[int, list[int]] = defaultdict(list)
+        smallest = []
+        for i, entries in enumerate(students):
+            for h in frozenset().union(*(e.kept for e in entries)):
+                index[h].append(i)  # in order of i: each list is sorted
+            smallest.append(min((len(e.kept) for e in entries if e.kept), default=0))
+        counts: dict[tuple[int, int], int] = defaultdict(int)
         for holders in index.values():
-            if len(holders) < 2:
-                continue
-            ordered = sorted(holders, key=_order)
-            for i, s in enumerate(ordered):
-                for t in ordered[i + 1 :]:
-                    counts[s, t] += 1
-        # a fingerprint covers k symbols: fewer than min_symbols / k shared cannot cover enough
-        need = math.ceil(self.params.min_symbols / self.params.k)
-        return [st for st, n in counts.items() if n >= need]
+            if len(holders) > 1:
+                for x, s in enumerate(holders):
+                    for t in holders[x + 1 :]:
+                        counts[s, t] += 1
+        # Two submissions share at most what their students share. A fingerprint covers k
+        # symbols: fewer than min_symbols / k cannot cover enough; and a score of `cut` needs
+        # cut × the smaller side's fingerprints, at least cut × the student's smallest.
+        p = self.params
+        floor = math.ceil(p.min_symbols / p.k)
+        return [
+            (s, t)
+            for (s, t), n in counts.items()
+            if n >= floor and n >= cut * min(smallest[s], smallest[t])
+        ]
 
     def pairs(self, threshold: float | None = None) -> list[Pair]:
         """For every two students, their most alike submissions (by score, then shared
@@ -215,14 +224,14 @@ class Corpus:
     def report(self, threshold: float | None = None) -> Report:
         p = self.params
         cut = p.threshold if threshold is None else threshold
-        by_student, n_common = self._filter()
+        students, n_common = self._filter()
         found = []
-        for s, t in self._candidates(by_student):
-            pair = _best(by_student[s], by_student[t], cut, p)
+        for s, t in self._candidates(students, cut):
+            pair = _best(students[s], students[t], cut, p)
             if pair is not None:
                 found.append(pair)
         found.sort(key=lambda x: (-x.score, -x.shared, _order(x.a.student), _order(x.b.student)))
-        return Report(p, len(by_student), len(self._entries), n_common, found, list(self.skipped))
+        return Report(p, len(students), len(self._entries), n_common, found, list(self.skipped))
 
 
 def _order(key: Key) -> tuple[int, int, str]:
@@ -235,12 +244,16 @@ def _best(xs: list[_Entry], ys: list[_Entry], cut: float, p: Params) -> Pair | N
     those whose shared fingerprints cover at least min_symbols on both sides."""
     ranked = []
     for a in xs:
+        ka = a.kept
+        na = len(ka)
+        if not na:
+            continue
         for b in ys:
-            if a.kept and b.kept:
-                shared = len(a.kept & b.kept)
-                score = shared / min(len(a.kept), len(b.kept))
-                if score >= cut and shared:
-                    ranked.append((score, shared, a, b))
+            nb = len(b.kept)
+            if nb:
+                shared = len(ka & b.kept)
+                if shared and shared >= cut * (na if na < nb else nb):
+                    ranked.append((shared / min(na, nb), shared, a, b))
     ranked.sort(key=lambda r: (r[0], r[1]), reverse=True)
     for score, shared, a, b in ranked:
         common = a.kept & b.kept

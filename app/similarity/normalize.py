@@ -17,15 +17,25 @@ a copier can change without changing the program is removed or abstracted:
 
 Each symbol keeps the lines of its token in the original source, so that a match can be shown
 on the lines it came from.
+
+The tokens are `tokenize`'s. On Python 3.11 the interpreter's own tokenizer (C, the one
+`tokenize` itself uses from 3.12 on; eight times faster than 3.11's pure-Python `tokenize`)
+gives them instead where it read the whole source; anything it stops on goes through `tokenize`,
+which decides. A test holds both to the same symbols on every kernel of the repository.
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import io
+import itertools
 import keyword
+import sys
 import tokenize
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 NameMode = Literal["all", "attributes"]
 NAME_MODES: tuple[NameMode, ...] = ("all", "attributes")
@@ -38,14 +48,25 @@ INDENT = "{"
 DEDENT = "}"
 
 _KEYWORDS = frozenset(keyword.kwlist)
-_DROPPED = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER})
+_IMPORTS = frozenset({"import", "from"})
+_CLOSE = frozenset({")", "]", "}"})
+_BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+_STATEMENT_START = frozenset({END, INDENT, DEDENT})
+_NAME, _NUMBER, _STRING = tokenize.NAME, tokenize.NUMBER, tokenize.STRING
+_NEWLINE, _INDENT, _DEDENT = tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT
+_SKIPPED = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER})
 # Python 3.12 splits an f-string into START, MIDDLE…, END (and the expressions' own tokens):
 # the whole f-string is one string symbol.
 _FSTRING_START = getattr(tokenize, "FSTRING_START", -1)
 _FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
-_STATEMENT_START = frozenset({END, INDENT, DEDENT})
-_IMPORTS = frozenset({"import", "from"})
-_CLOSE = frozenset({")", "]", "}"})
+
+Token = tuple[str, int, int, int]  # text, type (operators: OP or their own), first, last line
+
+# 3.11's TokenizerIter(source); 3.12 changed its signature (and tokenize uses it there)
+_CTokenizer: Any = None
+if sys.version_info[:2] == (3, 11):  # pragma: no branch
+    with contextlib.suppress(ImportError):
+        _CTokenizer = importlib.import_module("_tokenize").TokenizerIter
 
 
 class Unreadable(ValueError):
@@ -68,135 +89,130 @@ class Normalized:
         return self.first_lines[first], self.last_lines[last]
 
 
-def _raw_tokens(source: str) -> list[tokenize.TokenInfo]:
+def _last_code_line(source: str) -> int:
+    lines = source.splitlines()
+    for n in range(len(lines), 0, -1):
+        text = lines[n - 1].strip()
+        if text and not text.startswith("#"):
+            return n
+    return 0
+
+
+def _python_tokens(source: str) -> list[Token]:
+    """`tokenize`'s tokens as (text, type, first line, last line); f-strings whole."""
     try:
-        return list(tokenize.generate_tokens(io.StringIO(source).readline))
+        raw = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, SyntaxError) as e:  # IndentationError is a SyntaxError
         raise Unreadable(f"does not tokenize: {e}") from e
-
-
-def _merge_fstrings(tokens: list[tokenize.TokenInfo]) -> list[tokenize.TokenInfo]:
-    """One STRING token for each f-string (Python ≥ 3.12 tokenizes their insides)."""
-    if _FSTRING_START < 0:
-        return tokens
-    out: list[tokenize.TokenInfo] = []
+    out: list[Token] = []
     depth = 0
-    start: tokenize.TokenInfo | None = None
-    for tok in tokens:
-        if tok.type == _FSTRING_START:
-            if depth == 0:
-                start = tok
+    start = 0
+    for kind, text, (first, _), (last, _), _ in raw:
+        if kind == _FSTRING_START:
+            start = first if depth == 0 else start
             depth += 1
-        elif tok.type == _FSTRING_END:
+        elif kind == _FSTRING_END:
             depth -= 1
-            if depth == 0 and start is not None:
-                out.append(tokenize.TokenInfo(tokenize.STRING, "f", start.start, tok.end, ""))
-        elif depth == 0:
-            out.append(tok)
+            if depth == 0:
+                out.append(("f", _STRING, start, last))
+        elif depth == 0 and kind not in _SKIPPED:
+            out.append((text, tokenize.OP if kind == tokenize.ERRORTOKEN else kind, first, last))
     return out
 
 
-def _symbol(tok: tokenize.TokenInfo, previous: str, names: NameMode) -> str | None:
-    """The symbol of one token, None for one that says nothing about the program."""
-    kind = tok.type
-    if kind in _DROPPED:
-        return None
-    if kind == tokenize.NAME:
-        if tok.string in _KEYWORDS:
-            return tok.string
-        if names == "attributes" and previous == ".":
-            return tok.string
-        return IDENT
-    if kind == tokenize.NUMBER:
-        return NUMBER
-    if kind == tokenize.STRING:
-        return STRING
-    if kind == tokenize.NEWLINE or (kind == tokenize.OP and tok.string == ";"):
-        return END
-    if kind == tokenize.INDENT:
-        return INDENT
-    if kind == tokenize.DEDENT:
-        return DEDENT
-    text = tok.string.strip()
-    return text or None  # OP, and ERRORTOKEN (a stray `$` or `?`) as itself
-
-
-def _statements(
-    tokens: list[tokenize.TokenInfo], names: NameMode
-) -> list[tuple[str, bool, int, int]]:
-    """(symbol, is a name, first line, last line) of the tokens, less docstrings and imports."""
-    out: list[tuple[str, bool, int, int]] = []
-    # A string at the start of a statement is held back until the next token says whether the
-    # statement is that string alone (a docstring: dropped) or goes on (`"a" in s`: kept).
-    held: list[tokenize.TokenInfo] = []
-    previous = END
-    importing = False
-    for tok in tokens:
-        if held:
-            if tok.type == tokenize.STRING or tok.type in _DROPPED:
-                if tok.type == tokenize.STRING:
-                    held.append(tok)
-                continue
-            if _symbol(tok, STRING, names) == END or tok.type == tokenize.ENDMARKER:
-                held.clear()
-                continue  # the docstring and its statement's end
-            out += [(STRING, False, h.start[0], h.end[0]) for h in held]
-            held.clear()
-            previous = STRING
-        sym = _symbol(tok, previous, names)
-        if sym is None:
-            continue
-        if previous in _STATEMENT_START:
-            if tok.type == tokenize.STRING:
-                held.append(tok)
-                continue
-            importing = sym in _IMPORTS
-        if importing:  # `import torch` or `import torch as th`: the same in every submission
-            previous = sym if sym in _STATEMENT_START else STRING
-            continue
-        if sym == END and previous == END:
-            continue  # `a; ` then a newline: one statement end
-        is_name = tok.type == tokenize.NAME and tok.string not in _KEYWORDS
-        if sym == DEDENT and out:  # a block ends on its last line, not on the next statement's
-            out.append((sym, False, out[-1][3], out[-1][3]))
-        else:
-            out.append((sym, is_name, tok.start[0], tok.end[0]))
-        previous = sym
-    return out
-
-
-def _layout(raw: list[tuple[str, bool, int, int]]) -> Normalized:
-    """Parentheses that only group (`return (a, b)`, `(x + y).to(…)`) and a comma before a
-    closing bracket are dropped: formatters add and remove them; call parentheses stay."""
+def _symbols(tokens: Sequence[Sequence[Any]], keep_attributes: bool) -> tuple[Normalized, int]:
+    """The symbols of (text, type, first line, last line, …) tokens, and the brackets left open.
+    Docstrings and imports are dropped; so are parentheses that only group (`return (a, b)`,
+    `(x + y).to(…)`) and a comma before a closing bracket: formatters add and remove them,
+    while call parentheses stay."""
     symbols: list[str] = []
     first: list[int] = []
     last: list[int] = []
+    keywords, starts = _KEYWORDS, _STATEMENT_START
+    previous = END  # the previous symbol kept
+    skipping = False  # inside an import, or a statement that is a string alone
+    operand = False  # the previous symbol ends an operand: a "(" after it is a call
     opened: list[bool] = []  # per open "(": kept (a call, a def)
-    after_operand = False  # the previous symbol ends an operand: a "(" after it is a call
-    for sym, is_name, a, b in raw:
+    depth = 0
+    for i, tok in enumerate(tokens):
+        text, kind = tok[0], tok[1]
+        name = False
+        if kind == _NAME:
+            if text in keywords:
+                sym = text
+            else:
+                sym = text if keep_attributes and previous == "." else IDENT
+                name = True
+        elif kind == _NEWLINE or text == ";":
+            sym = END
+        elif kind == _STRING:
+            sym = STRING
+        elif kind == _NUMBER:
+            sym = NUMBER
+        elif kind == _INDENT:
+            sym = INDENT
+        elif kind == _DEDENT:
+            sym = DEDENT
+        else:
+            sym = text.strip()
+            if sym in _BRACKETS:
+                depth += _BRACKETS[sym]
+            elif not sym:
+                continue
+        if previous in starts and sym not in starts:
+            # `import torch as th` is in every submission; a string alone is a docstring
+            skipping = sym in _IMPORTS or (sym == STRING and _alone(tokens, i))
+        if skipping:
+            if sym == END:
+                skipping, previous = False, END
+            continue
         if sym == "(":
-            call = after_operand
-            opened.append(call)
-            after_operand = False
-            if not call:
+            opened.append(operand)
+            if not operand:
+                previous = sym
                 continue
         elif sym in _CLOSE:
             if symbols and symbols[-1] == ",":
                 symbols.pop(), first.pop(), last.pop()
             if sym == ")" and opened and not opened.pop():
-                after_operand = True
+                operand, previous = True, sym
                 continue
-            after_operand = True
-        else:
-            after_operand = is_name or sym == STRING
+        elif sym == END and previous == END:
+            continue  # `a; ` then a newline: one statement end
+        operand = name or sym == STRING or sym in _CLOSE
         symbols.append(sym)
-        first.append(a)
-        last.append(b)
-    return Normalized(tuple(symbols), tuple(first), tuple(last))
+        if sym == DEDENT and last:  # a block ends on its last line, not on the next one's
+            first.append(last[-1])
+            last.append(last[-1])
+        else:
+            first.append(tok[2])
+            last.append(tok[3])
+        previous = sym
+    return Normalized(tuple(symbols), tuple(first), tuple(last)), depth
 
 
-def normalize(source: str, names: NameMode = "attributes") -> Normalized:
-    """The symbols of `source`; raises `Unreadable` if it does not tokenize."""
+def _alone(tokens: Sequence[Sequence[Any]], i: int) -> bool:
+    """Whether the string at i (and any strings right after it) is the whole statement."""
+    for tok in itertools.islice(tokens, i + 1, None):
+        if tok[1] != _STRING:
+            return tok[1] == _NEWLINE or tok[0] == ";"
+    return True
+
+
+def normalize(source: str, names: NameMode = "attributes", *, fast: bool = True) -> Normalized:
+    """The symbols of `source`; raises `Unreadable` if it does not tokenize. `fast=False`
+    takes `tokenize`'s tokens even where the interpreter's would do (the tests compare)."""
     if names not in NAME_MODES:
         raise ValueError(f"names must be one of {NAME_MODES}, not {names!r}")
-    return _layout(_statements(_merge_fstrings(_raw_tokens(source)), names))
+    keep = names == "attributes"
+    if fast and _CTokenizer is not None:
+        try:
+            tokens = list(_CTokenizer(source))
+        except Exception:  # SyntaxError mostly; whatever it is, tokenize decides below
+            tokens = None
+        # on some errors (a bad dedent, an unclosed bracket) it stops instead of raising
+        if tokens is not None and (not tokens or tokens[-1][3] >= _last_code_line(source)):
+            result, depth = _symbols(tokens, keep)
+            if depth == 0:
+                return result
+    return _symbols(_python_tokens(source), keep)[0]

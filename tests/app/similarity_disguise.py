@@ -230,34 +230,42 @@ def edit(tree: ast.Module, rng: random.Random) -> None:
     fn.body[pos:pos] = ast.parse(text).body
 
 
+_ATTRS = ("shape[0]", "shape[-1]", "numel()", "dim()", "element_size()", "stride(0)", "nelement()")
+_OPS = ("+", "-", "*", "//", "%", "<<", "|", "&")
+_CMPS = ("<", ">", "<=", ">=", "==", "!=")
 _HABITS = (
-    "{v} = {x}.shape[0]",
-    "{v} = {x}.numel() // 2 + 1",
-    "assert {x}.is_contiguous(), 'expected a contiguous input'",
-    "assert {x}.dim() >= 1",
-    "{v} = max({v}, 16) if {x}.numel() > 0 else 1",
-    "if {x}.dtype != torch.float32:\n    {v} = {v} * 2",
-    "{v} = [{x}.stride(i) for i in range({x}.dim())]",
-    "{v} = {x}.device.type == 'cuda' and {x}.is_contiguous()",
-    "for _ in range(2):\n    {v} = {v} or {x}.shape[-1]",
-    "{v} = ({x}.element_size(), {x}.numel())",
-    "if not {x}.is_contiguous():\n    {x} = {x}.contiguous()",
-    "{v} = {x}.shape[-1] % 16 == 0",
-    "while {v} and {v} < 8:\n    {v} += 1",
-    "{v} = {x}.new_empty(0).dtype",
+    "{v} = {x}.{a} {op} {n}",
+    "if {x}.{a} {cmp} {n}:\n    {v} = {v} {op} {n}",
+    "assert {x}.{a} {cmp} {n}, 'unexpected input'",
+    "{v} = [{x}.{a} {op} i for i in range({n})]",
+    "while {v} {cmp} {n}:\n    {v} {op}= 1",
+    "{v} = max({v}, {x}.{a}) {op} {n}",
+    "{v} = ({x}.{a}, {v} {op} {n})",
+    "for _ in range({n}):\n    {v} = {v} {op} {x}.{a}",
 )
 
 
 def habits(tree: ast.Module, rng: random.Random, n: int = 5) -> None:
-    """A student's own host code: n statements drawn from a pool, in an order of theirs, at
-    the start of the file's last function (the entry, in every kernel here). Real students'
-    files differ in such code even when their kernels are the tutorial's."""
+    """A student's own host code: n statements, each a form of the pool with an attribute,
+    an operator and a comparison of its own, at the start of the file's last function (the
+    entry, in every kernel here). Real students' files differ in such code even when their
+    kernels are the tutorial's."""
     fns = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.args.args]
     if not fns:
         return
     fn = fns[-1]
     x = fn.args.args[0].arg
-    lines = [t.format(x=x, v="hab") for t in rng.sample(_HABITS, n)]
+    lines = [
+        rng.choice(_HABITS).format(
+            x=x,
+            v="hab",
+            a=rng.choice(_ATTRS),
+            op=rng.choice(_OPS),
+            cmp=rng.choice(_CMPS),
+            n=rng.randrange(2, 9),
+        )
+        for _ in range(n)
+    ]
     fn.body[0:0] = ast.parse("hab = 1\n" + "\n".join(lines)).body
 
 

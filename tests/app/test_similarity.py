@@ -100,6 +100,32 @@ def test_each_symbol_remembers_its_lines() -> None:
     assert n.last_lines[-1] == 5  # the statement's end, after the 3 on line 5
 
 
+def repo_sources() -> list[str]:
+    files = sorted((ROOT / "reference_kernels").rglob("*.py"))
+    files += sorted((ROOT / "tests" / "security" / "honest").glob("*.py"))
+    files += sorted((ROOT / "tests" / "fixtures" / "submissions").rglob("*.py"))
+    files += sorted((ROOT / "app").rglob("*.py")) + sorted((ROOT / "grader").rglob("*.py"))
+    return [p.read_text() for p in files]
+
+
+def test_the_interpreters_tokens_and_tokenizes_give_the_same_symbols() -> None:
+    """The fast path (3.11: the interpreter's tokenizer) against `tokenize` on every kernel of
+    the repository, its disguises and the service's own code; unreadable ones alike."""
+    sources = repo_sources()
+    kernels = [s for s in sources if "@triton.jit" in s]
+    sources += [disguise(s, i) for i, s in enumerate(kernels)]
+    assert len(sources) > 200
+    for src in sources:
+        for names in ("all", "attributes"):
+            try:
+                fast = normalize(src, names)
+            except Unreadable:
+                with pytest.raises(Unreadable):
+                    normalize(src, names, fast=False)
+                continue
+            assert fast == normalize(src, names, fast=False)
+
+
 def test_a_source_that_does_not_tokenize_raises_unreadable() -> None:
     bad = (ROOT / "tests" / "fixtures" / "submissions" / "syntax_error.py").read_text()
     with pytest.raises(Unreadable):
