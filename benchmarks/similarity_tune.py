@@ -185,6 +185,29 @@ def table(rows: list[dict[str, Any]], metric: str) -> list[str]:
     return lines
 
 
+def ranking(rows: list[dict[str, Any]]) -> list[str]:
+    """Each setting's gaps: the lowest edited copy's score over the highest independent pair's,
+    and the fewest shared symbols of an edited copy over the most of a starter + one line;
+    by the score gap."""
+    out = [
+        "settings by gap (edited copies min - independent max; symbols: copies min - "
+        "starter+1 line max; and the threshold halfway):"
+    ]
+    gaps = []
+    for r in rows:
+        score = r["edited"]["score"]["min"] - r["independent"]["score"]["max"]
+        symbols = r["edited"]["symbols"]["min"] - r["starter_line"]["symbols"]["max"]
+        mid = (r["edited"]["score"]["min"] + r["independent"]["score"]["max"]) / 2
+        gaps.append((score, symbols, mid, r))
+    for score, symbols, mid, r in sorted(gaps, key=lambda g: -g[0])[:12]:
+        out.append(
+            f"  k={r['k']:>2} w={r['w']:>2} {r['names']:<10} score gap {score:.3f} "
+            f"(threshold {mid:.2f}), symbol gap {symbols:>3.0f}, fingerprints of a copy: "
+            f"median {r['copies']['shared']['median']:.0f}"
+        )
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="a smaller grid")
@@ -202,7 +225,7 @@ def main() -> None:
     rows = sweep(sets, grid)
     text = [f"similarity tuning, {DATE}", str(machine()), ""]
     text += [f"{name}: {len(cases)} pairs" for name, cases in sets.items()]
-    text += ["", *table(rows, "score"), "", *table(rows, "jaccard"), ""]
+    text += ["", *table(rows, "score"), "", *table(rows, "jaccard"), "", *ranking(rows), ""]
     for r in rows:
         text.append(f"k={r['k']} w={r['w']} {r['names']}: top independent pairs (score, shared)")
         text += [

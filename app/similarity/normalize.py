@@ -159,7 +159,7 @@ def _symbols(tokens: Sequence[Sequence[Any]], keep_attributes: bool) -> tuple[No
                 depth += _BRACKETS[sym]
             elif not sym:
                 continue
-        if previous in starts and sym not in starts:
+        if not skipping and previous in starts and sym not in starts:
             # `import torch as th` is in every submission; a string alone is a docstring
             skipping = sym in _IMPORTS or (sym == STRING and _alone(tokens, i))
         if skipping:

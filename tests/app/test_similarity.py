@@ -80,6 +80,15 @@ def test_layout_comments_docstrings_and_names_do_not_change_the_symbols() -> Non
     assert normalize(a).symbols.count("N") >= 6 and "#" in normalize(a).symbols
 
 
+def test_imports_are_dropped_whatever_their_alias() -> None:
+    with_imports = "import torch, triton\nfrom triton import language as tl\nx = tl.load(p)\n"
+    assert normalize(with_imports).symbols == normalize("x = tl.load(p)\n").symbols
+    assert (
+        normalize("def f():\n    import math\n    return 1\n").symbols
+        == normalize("def f():\n    return 1\n").symbols
+    )
+
+
 def test_attribute_names_stay_apart_unless_every_name_is_abstracted() -> None:
     load, store = "y = tl.load(p)\n", "y = tl.store(p)\n"
     assert normalize(load).symbols != normalize(store).symbols
