@@ -24,6 +24,8 @@ from tests.app.similarity_disguise import (
     disguise,
     folder,
     honest_kernels,
+    reformat,
+    rename,
     reorder,
     starter,
 )
@@ -214,8 +216,16 @@ def test_the_disguised_copy_renames_reformats_and_reorders(checkpoint: str) -> N
     compile(copy, "copy", "exec")
     assert not bound_names(src) & names_in(copy)  # every name of the file's own is new
     assert "#" in copy and copy.splitlines() != src.splitlines()
-    tree = ast.parse(src)
-    assert reorder(tree, random.Random(3), chance=1.0) > 0  # there was something to swap
+    assert reorder(ast.parse(src), random.Random(3), chance=1.0) > 0  # something to swap
+
+
+def every_swap_copy(source: str, seed: int) -> str:
+    """Renamed, every independent pair of assignments swapped (not only some), reformatted."""
+    rng = random.Random(seed)
+    tree = ast.parse(source)
+    rename(tree, rng)
+    assert reorder(tree, rng, chance=1.0) > 0
+    return reformat(tree, rng, comments=0.5)
 
 
 # --- pairs -----------------------------------------------------------------------------------
@@ -228,6 +238,8 @@ def test_a_disguised_copy_of_each_reference_is_reported(checkpoint: str, seed: i
     (pair,) = pairs_of(checkpoint, src, disguise(src, seed))
     assert pair.score >= P.threshold
     assert {pair.a.student, pair.b.student} == {"student0", "student1"}
+    (pair,) = pairs_of(checkpoint, src, every_swap_copy(src, seed))
+    assert pair.score >= P.threshold
 
 
 @pytest.mark.parametrize("checkpoint", CHECKPOINTS)
