@@ -309,7 +309,9 @@ def regions(a: Document, b: Document, shared: Iterable[int], gap: int) -> tuple[
             if follows:
                 run.append((i, follows[0]))
                 continue
-        runs.append([(i, in_b[h][0])])
+        # a new run: its partner after the last run's in `b` if there is one (same order)
+        after = [j for j in in_b[h] if runs and j > runs[-1][-1][1]]
+        runs.append([(i, after[0] if after else in_b[h][0])])
     out = []
     for run in runs:
         (i0, j0), (i1, j1) = run[0], run[-1]

@@ -15,10 +15,11 @@ be stored with the submission and compared later without its source.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from app.similarity.normalize import NameMode, Normalized, normalize
+from app.similarity.normalize import NAME_MODES, NameMode, Normalized, normalize
 
 _MOD = (1 << 61) - 1
 _BASE = 1_000_003
@@ -96,7 +97,7 @@ class Document:
     first_lines: tuple[int, ...]
     last_lines: tuple[int, ...]
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "k": self.k,
             "w": self.w,
@@ -111,21 +112,21 @@ class Document:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, object]) -> Document:
+    def from_dict(cls, data: Mapping[str, Any]) -> Document:
         rows = data["fingerprints"]
-        assert isinstance(rows, list)
         cols = list(zip(*rows, strict=True)) if rows else [(), (), (), ()]
         names = data["names"]
-        assert names in ("all", "attributes")
+        if names not in NAME_MODES:
+            raise ValueError(f"unknown names mode {names!r}")
         return cls(
-            k=int(str(data["k"])),
-            w=int(str(data["w"])),
+            k=int(data["k"]),
+            w=int(data["w"]),
             names=names,
-            n_symbols=int(str(data["n_symbols"])),
-            hashes=tuple(cols[0]),
-            positions=tuple(cols[1]),
-            first_lines=tuple(cols[2]),
-            last_lines=tuple(cols[3]),
+            n_symbols=int(data["n_symbols"]),
+            hashes=tuple(int(h) for h in cols[0]),
+            positions=tuple(int(p) for p in cols[1]),
+            first_lines=tuple(int(a) for a in cols[2]),
+            last_lines=tuple(int(b) for b in cols[3]),
         )
 
 
