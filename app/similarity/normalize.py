@@ -6,7 +6,10 @@ a copier can change without changing the program is removed or abstracted:
 - comments, blank lines, line breaks inside brackets and the indentation's width are gone (a
   block is one INDENT and one DEDENT symbol however it is indented, a statement ends in one
   `;` symbol whether a newline or a semicolon ended it);
-- a string that is a statement of its own (a docstring, anywhere) is gone;
+- a string that is a statement of its own (a docstring, anywhere) is gone, and so is every
+  `import` and `from … import` statement (every submission has the same, under any alias);
+- parentheses that only group (`return (a, b)`, `(x + y).to(…)`: not a call's, not a def's)
+  and a comma right before a closing bracket are gone: formatters add and remove them;
 - every other string is `$`, every number `#` (f-strings too, whole);
 - keywords (`def`, `for`, `if`, `return`, `None`, …) and operators stay what they are;
 - every identifier is `N`, except, with ``names="attributes"``, a name right after a dot:
