@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.similarity import Corpus, Document, Params, Report  # noqa: E402
+from app.similarity import Corpus, Document, Params, Report, fingerprint  # noqa: E402
 from benchmarks._common import DATE, machine, write  # noqa: E402
 from tests.app.similarity_disguise import disguise, folder, honest_kernels, starter  # noqa: E402
 
@@ -51,7 +51,7 @@ def originals() -> list[str]:
     return kernels + [p.read_text() for p in wrong if p.name != "lab_a1_autotune.py"]
 
 
-def population(students: int, per: int, seed: int = 7) -> dict[str, Any]:
+def population(students: int, per: int, seed: int = 7, copiers: int = COPIERS) -> dict[str, Any]:
     """(submission, student, source) rows, each student's original, and the planted pairs."""
     rng = random.Random(seed)
     bases = originals()
@@ -62,7 +62,7 @@ def population(students: int, per: int, seed: int = 7) -> dict[str, Any]:
         subs[s] = [disguise(bases[b], seed=n * 1000 + j, edits=j % 4, habit=n) for j in range(per)]
     names = sorted(base_of)
     planted = []
-    while len(planted) < COPIERS:
+    while len(planted) < copiers:
         a, b = rng.sample(names, 2)
         taken = {x for p in planted for x in p}
         if base_of[a] == base_of[b] or a in taken or b in taken:
@@ -152,6 +152,22 @@ def sweep(
     return out
 
 
+def small_course(start: str) -> list[dict[str, Any]]:
+    """A course of 50 students (5 copiers): the common filter's floor, which sets its limit
+    below 100 students, and the starter's removal, at floors 2 to 50."""
+    pop = population(50, 10, seed=11, copiers=5)
+    rows = pop["rows"]
+    docs = [fingerprint(src, Params().k, Params().w) for _, _, src in rows]
+    out = []
+    for starter_text, floor in [(start, f) for f in (2, 5, 10, 20, 50)] + [(None, 10)]:
+        corpus = Corpus(starter=starter_text, params=Params(common_floor=floor))
+        for (sub, student, _), doc in zip(rows, docs, strict=True):
+            corpus.add_document(sub, student, doc)
+        result = check(corpus.report(), pop)
+        out.append({"starter_removed": starter_text is not None, "common_floor": floor, **result})
+    return out
+
+
 def median(rounds: list[dict[str, float]]) -> dict[str, float]:
     return {k: round(statistics.median(r[k] for r in rounds), 3) for k in rounds[0]}
 
@@ -174,6 +190,7 @@ def main() -> None:
         warm.append(stored_round(rows, stored, start))
     result = check(report, pop)
     swept = sweep(rows, docs, start, pop)
+    small = small_course(start)
     data = {
         "command": " ".join(["python", "benchmarks/similarity_speed.py", *sys.argv[1:]]),
         "machine": machine(),
@@ -191,6 +208,7 @@ def main() -> None:
         "median_from_stored": median(warm),
         **result,
         "sweep": swept,
+        "small_course": small,
     }
     m, s = data["median_from_sources"], data["median_from_stored"]
     text = [
@@ -216,6 +234,13 @@ def main() -> None:
             f"{w['planted']}, {w['pairs_between_different_originals']}, "
             f"{w['pairs_between_same_original']}, {w['common_fingerprints']}"
             for w in swept
+        ],
+        "a course of 50 students, 5 copiers (starter removed, common floor: the same columns):",
+        *[
+            f"  {w['starter_removed']!s:>5} {w['common_floor']:<4}: {w['planted_found']}/"
+            f"{w['planted']}, {w['pairs_between_different_originals']}, "
+            f"{w['pairs_between_same_original']}, {w['common_fingerprints']}"
+            for w in small
         ],
         f"rounds from sources: {cold}",
         f"rounds from stored: {warm}",

@@ -30,6 +30,10 @@ from tests.app.similarity_disguise import (
     starter,
 )
 
+# The defaults under test (k=10, w=4, names kept after a dot, threshold 0.7, min_symbols 75)
+# were chosen on these same files by benchmarks/similarity_tune.py: disguised copies scored at
+# least 0.864 (0.789 with edits), independent kernels at most 0.627, a starter plus one line
+# covered at most 52 shared symbols (results/2026-12-01-cpu-similarity-tuning.txt).
 P = Params()
 
 
