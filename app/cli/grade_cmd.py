@@ -57,10 +57,20 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def cmd_checkpoints(args: argparse.Namespace) -> int:
+    """The list: the server's when KGRADE_TOKEN names one (unless --local), else this
+    machine's folders, said so. open|close ID: on the server. validate|add FOLDER: here."""
+    from app.cli import course_cmd
+
+    s = get_settings()
     if args.action == "list":
+        if s.token and not args.local:
+            return course_cmd.list_on_server(args.json, s.url)
         return _list(args)
     if not args.folder:
-        raise UsageError(f"kgrade checkpoints {args.action} FOLDER")
+        what = "ID" if args.action in ("open", "close") else "FOLDER"
+        raise UsageError(f"kgrade checkpoints {args.action} {what}")
+    if args.action in ("open", "close"):
+        return course_cmd.set_open(args.folder, args.action == "open")
     return _validate_or_add(args)
 
 
@@ -76,6 +86,8 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(found, indent=2))
     else:
+        why = "--local" if get_settings().token else "no KGRADE_TOKEN, so no server"
+        print(f"checkpoints on this machine ({why}): the built-ins and KGRADE_HOME's")
         width = max(len(c["id"]) for c in found)
         for c in found:
             print(f"{c['id']:<{width}}  {c['title']}\n{'':<{width}}  {c['entry']}")

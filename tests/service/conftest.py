@@ -71,8 +71,9 @@ def service_env(
     with engine().begin() as conn:
         conn.execute(
             text(
-                "TRUNCATE checkpoint_validations, evidence, level_overrides, standings, "
-                "submissions, users, workers RESTART IDENTITY"
+                "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
+                "evidence, level_overrides, standings, submissions, users, workers "
+                "RESTART IDENTITY"
             )
         )
     redis.Redis.from_url(env["KGRADE_REDIS_URL"]).flushdb()

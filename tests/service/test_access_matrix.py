@@ -177,8 +177,9 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
         with engine().begin() as conn:
             conn.execute(
                 text(
-                    "TRUNCATE checkpoint_validations, evidence, level_overrides, standings, "
-                    "submissions, users, workers RESTART IDENTITY"
+                    "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
+                    "evidence, level_overrides, standings, submissions, users, workers "
+                    "RESTART IDENTITY"
                 )
             )
         tokens: dict[str, str | None] = {"anonymous": None}
