@@ -98,18 +98,22 @@ def _validate_or_add(args: argparse.Namespace) -> int:
     from app import grading
     from app.checkpoints import service
     from app.core.errors import DomainError
-    from grader import SandboxRefused, checkpoints, validate
+    from grader import SandboxRefused, authoring, checkpoints, validate
 
     s = get_settings()
     try:
-        checkpoint = checkpoints.load(Path(args.folder))  # not installed: loaded as it is
+        checkpoint = service.check_folder(Path(args.folder))  # not installed: loaded as it is
         if args.action == "add":
             service.check_id(checkpoint.id)  # before the gradings, not after
         checks = validate(checkpoint, grading.options(s, "cpu"))
+    except authoring.AuthoringError as exc:
+        raise UsageError(exc.where(args.folder)) from exc
     except (checkpoints.CheckpointError, SandboxRefused, DomainError) as exc:
         raise UsageError(str(exc)) from exc
     for c in checks:
         print(f"{'ok  ' if c.ok else 'FAIL'}  {c.name:<40} expected {c.expected:<28} got {c.got}")
+        if not c.ok and c.reason:  # why, in the grading's own words
+            print(f"      {c.reason}")
     if not all(c.ok for c in checks):
         print(f"{checkpoint.id}: validation failed; not opened")
         return 1
