@@ -66,7 +66,10 @@ def test_a_toml_syntax_error_has_its_line(folder: Path) -> None:
 
 def test_a_field_of_the_wrong_type_names_the_field_and_its_line(folder: Path) -> None:
     _edit(folder / "checkpoint.toml", 'title = "C3a · Vector add"', "title = 3")
-    assert str(_error(folder)) == "checkpoint.toml, line 2: field title: Input should be a valid string (it is 3)"
+    assert (
+        str(_error(folder))
+        == "checkpoint.toml, line 2: field title: Input should be a valid string (it is 3)"
+    )
 
 
 def test_a_field_of_a_case_names_the_case_and_its_line(folder: Path) -> None:
@@ -83,7 +86,9 @@ def test_a_missing_field_and_a_profile_shape_that_is_not_benchmarked(folder: Pat
     toml = folder / "checkpoint.toml"
     _edit(toml, 'entry = "vector_add_triton"\n', "")
     assert str(_error(folder)) == "checkpoint.toml: field entry: required, and missing"
-    _edit(toml, 'title = "C3a · Vector add"', 'entry = "x"\nprofile_shapes = ["course"]\ntitle = "t"')
+    _edit(
+        toml, 'title = "C3a · Vector add"', 'entry = "x"\nprofile_shapes = ["course"]\ntitle = "t"'
+    )
     assert str(_error(folder)) == (
         "checkpoint.toml, line 3: profile_shapes names no benchmark shape: course"
     )
@@ -98,7 +103,10 @@ def test_problem_py_syntax_error_exception_and_missing_function(folder: Path) ->
     problem.write_text(good.replace("BASELINES = {", "x = toch.add\nBASELINES = {"))
     n = problem.read_text().splitlines().index("x = toch.add") + 1
     err = _error(folder)
-    assert str(err) == f"problem.py, line {n}: does not load: it raised NameError: name 'toch' is not defined"
+    assert (
+        str(err)
+        == f"problem.py, line {n}: does not load: it raised NameError: name 'toch' is not defined"
+    )
     problem.write_text(good.replace("def reference(", "def not_reference("))
     assert str(_error(folder)) == "problem.py: missing function reference()"
 
@@ -115,7 +123,9 @@ def test_a_known_bad_solution_without_or_with_an_unknown_expect(folder: Path) ->
     _edit(bad, "# expect: wrong\n", "# expect: correct\n")
     assert "cannot expect 'correct'" in str(_error(folder))
     _edit(bad, "# expect: correct\n", "# expect: runtime_error|wrong_answer\n")
-    assert [w.expect for w in checkpoints.load(folder).wrong_solutions() if w.name == "missing_mask"] == ["runtime_error|wrong_answer"]
+    assert [
+        w.expect for w in checkpoints.load(folder).wrong_solutions() if w.name == "missing_mask"
+    ] == ["runtime_error|wrong_answer"]
 
 
 def test_a_solution_that_does_not_parse_has_its_line(folder: Path) -> None:
@@ -145,5 +155,7 @@ def test_the_worked_example_of_the_docs_loads(tmp_path: Path) -> None:
     assert cp.id == "lab-scaled-add" and cp.definition.entry == "scaled_add_triton"
     import torch
 
-    x, y, alpha = cp.make_inputs(cp.definition.interpreter_cases[1], torch.Generator().manual_seed(1))
+    x, y, alpha = cp.make_inputs(
+        cp.definition.interpreter_cases[1], torch.Generator().manual_seed(1)
+    )
     assert torch.allclose(cp.reference([x, y, alpha]), x + 0.5 * y)
