@@ -63,8 +63,16 @@ class Imported:
 
 def parse(text: str, filename: str = "roster.csv") -> list[Row]:
     """The roster's rows, or a RosterError listing every bad line."""
+    rows, problems = _parse(text)
+    if problems:
+        raise RosterError(filename, problems)
+    return rows
+
+
+def _parse(text: str) -> tuple[list[Row], list[str]]:
+    """The good rows, and a problem for each bad line."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise RosterError(filename, [f"the file is over {MAX_BYTES // 1024} KiB"])
+        return [], [f"the file is over {MAX_BYTES // 1024} KiB"]
     reader = csv.reader(io.StringIO(text.removeprefix("\ufeff")))
     problems: list[str] = []
     try:
@@ -72,14 +80,20 @@ def parse(text: str, filename: str = "roster.csv") -> list[Row]:
         columns = _header(header, problems)
         rows = [] if problems else _rows(reader, columns, problems)
     except csv.Error as exc:
-        raise RosterError(filename, [f"line {reader.line_num}: not CSV ({exc})"]) from exc
+        return [], [f"line {reader.line_num}: not CSV ({exc})"]
     if not problems and not rows:
         problems.append("no rows under the header")
     if len(rows) > MAX_ROWS:
         problems.append(f"{len(rows)} rows; at most {MAX_ROWS} a file")
-    if problems:
-        raise RosterError(filename, problems)
-    return rows
+    return rows, problems
+
+
+def _by_line(problems: list[str]) -> list[str]:
+    def line(p: str) -> int:
+        m = re.match(r"line (\d+):", p)
+        return int(m.group(1)) if m else 0
+
+    return sorted(problems, key=line)
 
 
 def _header(header: list[str], problems: list[str]) -> dict[str, int]:
@@ -160,12 +174,12 @@ def run(
     per row, the new accounts with their invite token."""
     if actor is not None and not service.is_staff(actor):
         raise Forbidden("a roster is imported by instructors and admins")
-    rows = parse(text, filename)
+    rows, problems = _parse(text)
     existing = repository.by_names(session, [r.name for r in rows])
     by_email = repository.by_emails(session, [r.email for r in rows if r.email])
-    problems = _conflicts(rows, existing, by_email, actor)
-    if problems:
-        raise RosterError(filename, problems)
+    problems += _conflicts(rows, existing, by_email, actor)
+    if problems:  # every one, by line: the file's own, then those against the database
+        raise RosterError(filename, _by_line(problems))
     return [_apply(session, r, existing.get(r.name), s) for r in rows]
 
 
