@@ -101,25 +101,26 @@ def climb(
             f"v{v}" + (f" · L{level}" if level is not None else ""),
             (v, g),
             textcoords="offset points",
-            xytext=(0, 7),
+            xytext=(0, -14),
             ha="center",
             fontsize=7,
         )
     for impl, gbps in baselines.items():
         ax.axhline(gbps, color=COLORS.get(impl, "#7f7f7f"), linestyle="--", linewidth=1, label=impl)
     ax.axhline(ceiling, color="black", linewidth=1.2)
+    ax.set_xlim(xs[0] - 0.5, xs[-1] + 0.5)
     ax.text(
-        xs[-1],
-        ceiling * 0.97,
-        f"measured ceiling {ceiling:.0f} GB/s",
-        ha="right",
-        va="top",
+        xs[0] - 0.45,
+        ceiling * 1.015,
+        f"measured copy ceiling {ceiling:.0f} GB/s",
+        ha="left",
+        va="bottom",
         fontsize=8,
     )
     ax.set_xticks(xs, [f"v{v}" for v in xs], fontsize=8)
     ax.set_xlabel("your submissions to this checkpoint, in order")
     ax.set_ylabel("effective GB/s")
-    ax.set_ylim(0, ceiling * 1.1)
+    ax.set_ylim(0, ceiling * 1.12)
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
     ax.grid(alpha=0.3)
