@@ -53,7 +53,7 @@ def _store_history(name: str) -> None:
 
 
 def test_an_instructor_imports_a_roster_and_a_student_signs_in_with_her_link(  # type: ignore[no-untyped-def]
-    live: str, browser, make_user, tmp_path: Path
+    live: str, browser, make_user, tmp_path: Path  # noqa: F811 (the imported fixtures)
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     prof = _sign_in(browser, live, make_user("prof", "instructor")["Authorization"].split()[1])
