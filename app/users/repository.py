@@ -129,21 +129,16 @@ def add_failure(session: Session, user_id: int | None, address: str) -> None:
     session.flush()
 
 
-def failures_of(session: Session, user_id: int, since: datetime) -> tuple[int, datetime | None]:
-    """How many failed sign-ins the account had since `since`, and the oldest's time."""
+def failures(
+    session: Session, since: datetime, *, user_id: int | None = None, address: str | None = None
+) -> tuple[int, datetime | None]:
+    """How many failed sign-ins the account (`user_id`) or the address had since `since`,
+    and the oldest's time."""
+    which = (
+        SigninFailure.user_id == user_id if address is None else SigninFailure.address == address
+    )
     n, oldest = session.execute(
-        select(func.count(), func.min(SigninFailure.at)).where(
-            SigninFailure.user_id == user_id, SigninFailure.at > since
-        )
-    ).one()
-    return int(n), oldest
-
-
-def failures_from(session: Session, address: str, since: datetime) -> tuple[int, datetime | None]:
-    n, oldest = session.execute(
-        select(func.count(), func.min(SigninFailure.at)).where(
-            SigninFailure.address == address, SigninFailure.at > since
-        )
+        select(func.count(), func.min(SigninFailure.at)).where(which, SigninFailure.at > since)
     ).one()
     return int(n), oldest
 

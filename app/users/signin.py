@@ -124,10 +124,10 @@ def authenticate(
         else repository.by_name(session, login)
     )
     since = now() - timedelta(minutes=s.signin_window_minutes)
-    per_address = repository.failures_from(session, address, since)
+    per_address = repository.failures(session, since, address=address)
     _limit(*per_address, s.signin_failures_per_address, s, "from your address")
     if user is not None:
-        per_account = repository.failures_of(session, user.id, since)
+        per_account = repository.failures(session, since, user_id=user.id)
         _limit(*per_account, s.signin_failures_per_account, s, "for this account")
     if not verify_password(user.password_hash if user else None, password) or user is None:
         repository.add_failure(session, user.id if user else None, address)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,18 +16,15 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.faults.stack import free_port
+from tests.service.conftest import stored
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
 def server(service_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     log = (tmp_path / "api.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)],
@@ -67,24 +63,9 @@ def kgrade(url: str, token: str | None, *args: str) -> subprocess.CompletedProce
 
 
 def _graded(name: str, level: int) -> int:
-    from app.db import transaction
-    from app.models import Status, Submission, User
-
-    with transaction() as s:
-        user = s.query(User).filter_by(name=name).one()
-        sub = Submission(
-            user_id=user.id,
-            checkpoint="c3a-softmax",
-            source="# kernel",
-            status=Status.DONE,
-            stage="done",
-            verdict="correct",
-            level=level,
-            result={"verdict": "correct", "level": level, "messages": ["Level"], "cases": []},
-        )
-        s.add(sub)
-        s.flush()
-        return sub.id
+    verdict = "correct" if level >= 2 else "wrong_answer"
+    result = {"checkpoint": "c3a-softmax", "verdict": verdict, "level": level, "device": "cpu"}
+    return stored(name, {**result, "messages": ["Level"]})
 
 
 def _token(headers: dict[str, str]) -> str:

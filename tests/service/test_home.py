@@ -12,6 +12,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.service.conftest import stored
+
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = json.loads(
     (ROOT / "benchmarks" / "results" / "2026-11-29-h200-references.json").read_text()
@@ -20,27 +22,7 @@ CPU_CEILING = "Not benchmarked: no GPU here, so level 2 is the most a CPU gradin
 
 
 def _store(name: str, checkpoint: str, result: dict[str, Any], level: int | None = None) -> int:
-    from app.db import transaction
-    from app.models import Stage, Status, Submission, User
-    from app.submissions.lifecycle import summary_fields
-    from grader import GradeResult
-
-    with transaction() as s:
-        user = s.query(User).filter_by(name=name).one()
-        fields = summary_fields(GradeResult.model_validate(result))
-        sub = Submission(
-            user_id=user.id,
-            checkpoint=checkpoint,
-            source="# a kernel",
-            status=Status.DONE,
-            stage=Stage.DONE,
-            **fields,
-        )
-        if level is not None:
-            sub.level = level
-        s.add(sub)
-        s.flush()
-        return sub.id
+    return stored(name, result, checkpoint, **({} if level is None else {"level": level}))
 
 
 def _cpu(checkpoint: str, verdict: str, level: int, messages: list[str]) -> dict[str, Any]:

@@ -5,31 +5,21 @@ gives each user back their oldest token."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 from sqlalchemy import text
 
-from tests.service.conftest import PG_ADMIN
+from tests.service.conftest import new_database
 
 BEFORE = "8b3e6f2a4c17"  # checkpoint validations: users.token_hash, one token each
 
 
 @pytest.fixture
 def fresh_pg() -> Iterator[str]:
-    name = f"kgrade_mig_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://")
-    yield f"{base}/{name}"
-    from app.db import engine_for
-
-    engine_for(f"{base}/{name}").dispose()
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with new_database("kgrade_mig") as url:
+        yield url
 
 
 def _carried_over(url: str) -> None:

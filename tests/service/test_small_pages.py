@@ -8,6 +8,8 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from tests.service.conftest import stored
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -22,25 +24,9 @@ def _signed_in(client: TestClient, headers: dict[str, str]) -> str:
 def test_a_crash_is_one_row_and_the_rest_never_ran(
     client: TestClient, make_user, grade_fixture
 ) -> None:  # type: ignore[no-untyped-def]
-    from app.db import transaction
-    from app.models import Stage, Status, Submission, User
-    from app.submissions.lifecycle import summary_fields
-
     result = grade_fixture("segfault_store.py")
     headers = make_user("ann")
-    with transaction() as s:
-        ann = s.query(User).filter_by(name="ann").one()
-        sub = Submission(
-            user_id=ann.id,
-            checkpoint="c3a-softmax",
-            source="x",
-            status=Status.DONE,
-            stage=Stage.DONE,
-            **summary_fields(result),
-        )
-        s.add(sub)
-        s.flush()
-        sid = sub.id
+    sid = stored("ann", result.model_dump(mode="json"))
     _signed_in(client, headers)
     page = client.get(f"/submissions/{sid}").text
     cells = re.findall(r'<td class="(?:pass|fail|muted)">([^<]*)</td>', page)

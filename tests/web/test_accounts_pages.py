@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.service.conftest import stored
 from tests.web.test_pages import ROOT, SHOTS, _sign_in, browser, live  # noqa: F401 (fixtures)
 
 RECORD = json.loads(
@@ -20,11 +21,6 @@ PASSWORD = "a long enough password"
 
 def _store_history(name: str) -> None:
     """Her lab's versions: a first one wrong on the CPU, then two GPU gradings."""
-    from app.db import transaction
-    from app.models import Stage, Status, Submission, User
-    from app.submissions.lifecycle import summary_fields
-    from grader import GradeResult
-
     wrong = {
         "checkpoint": "c3a-softmax",
         "verdict": "wrong_answer",
@@ -36,24 +32,15 @@ def _store_history(name: str) -> None:
             "fp16-odd).",
         ],
     }
-    results = [wrong, RECORD["c3a-softmax"]["first"], RECORD["c3a-softmax"]["second"]]
-    with transaction() as s:
-        user = s.query(User).filter_by(name=name).one()
-        for r in results:
-            s.add(
-                Submission(
-                    user_id=user.id,
-                    checkpoint="c3a-softmax",
-                    source="# a version",
-                    status=Status.DONE,
-                    stage=Stage.DONE,
-                    **summary_fields(GradeResult.model_validate(r)),
-                )
-            )
+    for r in (wrong, RECORD["c3a-softmax"]["first"], RECORD["c3a-softmax"]["second"]):
+        stored(name, r)
 
 
 def test_an_instructor_imports_a_roster_and_a_student_signs_in_with_her_link(  # type: ignore[no-untyped-def]
-    live: str, browser, make_user, tmp_path: Path  # noqa: F811 (the imported fixtures)
+    live: str,  # noqa: F811 (the imported fixture)
+    browser,  # noqa: F811
+    make_user,
+    tmp_path: Path,
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     prof = _sign_in(browser, live, make_user("prof", "instructor")["Authorization"].split()[1])
