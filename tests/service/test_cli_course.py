@@ -9,14 +9,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.faults.stack import free_port
+from tests.faults.stack import free_port, wait_for
 from tests.service.conftest import stored
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,15 +34,11 @@ def server(service_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.3)
-    else:
-        raise AssertionError((tmp_path / "api.log").read_text()[-2000:])
+    try:
+        wait_for(lambda: httpx.get(f"{url}/api/health", timeout=2).status_code == 200, 60, url)
+    except AssertionError:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise AssertionError((tmp_path / "api.log").read_text()[-2000:]) from None
     yield url
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(timeout=30)
