@@ -187,10 +187,19 @@ def _conflicts(
     rows: list[Row], existing: dict[str, User], by_email: dict[str, User], actor: User | None
 ) -> list[str]:
     problems = []
+    instructor = actor is not None and actor.role != Role.ADMIN
     for r in rows:
         other = by_email.get(r.email) if r.email else None
         if other is not None and other.name != r.name:
             problems.append(f"line {r.line}: email '{r.email}' belongs to '{other.name}'")
+        user = existing.get(r.name)
+        changes = user is not None and (
+            (r.has_section and user.section != r.section) or (r.email and user.email != r.email)
+        )
+        if instructor and changes and user is not None and user.role != Role.STUDENT:
+            problems.append(
+                f"line {r.line}: '{r.name}' is an {user.role}'s account; an admin changes it"
+            )
         new_staff = r.name not in existing and r.role != Role.STUDENT
         if new_staff and actor is not None and actor.role != Role.ADMIN:
             problems.append(f"line {r.line}: only an admin makes {r.role} accounts ('{r.name}')")

@@ -22,12 +22,12 @@ MAX_NAME = 100
 
 def check_name(name: str) -> str:
     """A user name: 1 to 100 printable characters, no '@' (sign-in tells names from emails
-    by it)."""
+    by it), no '/' (it is a path segment of the accounts' URLs)."""
     name = name.strip()
     if not name or len(name) > MAX_NAME:
         raise Invalid("a name is 1 to 100 characters")
-    if "@" in name or not name.isprintable():
-        raise Invalid(f"a name has no '@' and no control characters: {name!r}")
+    if "@" in name or "/" in name or not name.isprintable():
+        raise Invalid(f"a name has no '@', no '/' and no control characters: {name!r}")
     return name
 
 

@@ -293,3 +293,15 @@ def test_sign_in_lands_on_the_home_page(client: TestClient, make_user, role: str
     r = client.post("/signin", data={"token": token}, follow_redirects=False)
     assert (r.status_code, r.headers["location"]) == (303, "/")
     assert "Hello, ann" in client.get("/").text
+
+
+def test_an_instructors_roster_changes_students_only(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    prof = make_user("prof", "instructor")
+    make_user("tia", "instructor")
+    r = client.post("/api/users/import", headers=prof, json={"csv": "name,section\nann,A\ntia,B\n"})
+    assert r.status_code == 400
+    assert r.json()["problems"] == ["line 3: 'tia' is an instructor's account; an admin changes it"]
+    root = make_user("root", "admin")
+    assert _import(client, root, "name,section\nann,A\ntia,B\n")["updated"] == 1
+    bad = client.post("/api/users/import", headers=root, json={"csv": "name\nann/bob\n"})
+    assert bad.status_code == 400 and "no '/'" in bad.json()["problems"][0]
