@@ -12,7 +12,7 @@ PYTHON ?= python$(PYTHON_VERSION)
 TORCH_INDEX ?= $(TORCH_CPU_INDEX)
 STAMP := $(VENV)/.kgrade-installed
 
-.PHONY: help setup sysdeps browser test test-fast lint typecheck serve clean
+.PHONY: help setup sysdeps browser test test-fast lint typecheck serve schema clean
 
 help:
 	@echo "make serve   set up and start kgrade on http://127.0.0.1:8000 (embedded default)"
@@ -62,6 +62,10 @@ lint: setup
 
 serve: setup
 	$(VENV)/bin/kgrade serve
+
+# checkpoint.toml's JSON schema, from grader.models.CheckpointDef (docs/CHECKPOINTS.md)
+schema: setup
+	$(PY) -c "from grader.authoring import json_schema; print(json_schema(), end='')" > docs/checkpoint.schema.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -62,6 +62,8 @@ def current_user(
     user = users.by_token(session, authorization[7:].strip())
     if user is None:
         raise ApiError(401, "invalid token", {"WWW-Authenticate": "Bearer"})
+    if not users.is_active(user):
+        raise ApiError(401, "this account is disabled; ask your instructor")
     return user
 
 

@@ -52,7 +52,7 @@ class ErrorOut(BaseModel):
 
 _MEANING = {
     400: "Bad input (empty source, bad link, bad checkpoint files, a NUL character).",
-    401: "No bearer token, or an unknown one.",
+    401: "No bearer token, an unknown one, or a disabled account's.",
     403: "Your role may not do this.",
     404: "No such thing, or not yours to see.",
     409: "Not possible in its current state.",
@@ -80,7 +80,8 @@ def install(app: FastAPI, error_page: ErrorPage) -> None:
         err = as_api_error(exc) if isinstance(exc, domain.DomainError) else exc
         assert isinstance(err, ApiError)
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": err.message}, err.status, headers=err.headers)
+            body = {"error": err.message, **getattr(exc, "fields", {})}  # e.g. a roster's problems
+            return JSONResponse(body, err.status, headers=err.headers)
         return error_page(request, err.status, err.message)
 
     @app.exception_handler(RequestValidationError)

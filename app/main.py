@@ -11,15 +11,25 @@ from app.checkpoints.router import router as checkpoints_api
 from app.health.router import router as health_api
 from app.leaderboard.router import router as leaderboard_api
 from app.submissions.router import router as submissions_api
+from app.users.router import router as users_api
 from app.web import checkpoints as checkpoint_pages
+from app.web import home as home_pages
 from app.web import leaderboard as leaderboard_pages
+from app.web import roster as roster_pages
 from app.web import submissions as submission_pages
 from app.web import users as user_pages
 from app.web.auth import NotSignedIn
 from app.web.templating import HERE, error_page
 
-API = (health_api, submissions_api, checkpoints_api, leaderboard_api)
-PAGES = (user_pages, submission_pages, leaderboard_pages, checkpoint_pages)
+API = (health_api, submissions_api, checkpoints_api, leaderboard_api, users_api)
+PAGES = (
+    home_pages,
+    user_pages,
+    roster_pages,
+    submission_pages,
+    leaderboard_pages,
+    checkpoint_pages,
+)
 
 
 def create_app() -> FastAPI:

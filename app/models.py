@@ -11,7 +11,18 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, text
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db import Base
@@ -61,13 +72,70 @@ class Leased:
 
 
 class User(Base):
+    """An account: made by `kgrade users add` or a roster import (app/users/roster.py); signs
+    in with a password set through a one-time invite link, uses the API with named tokens."""
+
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), unique=True)
     role: Mapped[str] = mapped_column(String(20), default=Role.STUDENT)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    email: Mapped[str | None] = mapped_column(String(254), unique=True, nullable=True)
+    # A course's section or group (from the roster), for filtering boards.
+    section: Mapped[str | None] = mapped_column(String(100), nullable=True, index=True)
+    # argon2id (app/core/security.py); None until the invite link is used.
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    # A disabled user can neither sign in nor use a token nor a session made before.
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # In every session cookie; bumped by a reset, a disable or a new password, which ends the
+    # sessions made before.
+    session_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class ApiToken(Base):
+    """A named bearer token of a user, for the CLI: shown once, stored as its SHA-256."""
+
+    __tablename__ = "api_tokens"
+    __table_args__ = (UniqueConstraint("user_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Invite(Base):
+    """A one-time link that sets a user's password: stored as its SHA-256, used once, expiring
+    (KGRADE_INVITE_HOURS). A reset replaces the user's unused ones."""
+
+    __tablename__ = "invites"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class SigninFailure(Base):
+    """A failed password sign-in, kept for the brute-force limits (per account, per address,
+    over KGRADE_SIGNIN_WINDOW_MINUTES); an account's are cleared when it signs in."""
+
+    __tablename__ = "signin_failures"
+    __table_args__ = (
+        Index("ix_signin_failures_user_at", "user_id", "at"),
+        Index("ix_signin_failures_address_at", "address", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), nullable=True
+    )
+    address: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class Submission(Leased, Base):

@@ -33,6 +33,15 @@ class Settings(BaseSettings):
     # The CLI's client commands (submit, status, …) talk to this server with this token.
     url: str = "http://127.0.0.1:8000"
     token: str | None = None
+    # Accounts. An invite link (from a roster import or a reset) sets a password once, within
+    # this many hours; links name this address (unset: KGRADE_URL; the pages: the request's).
+    invite_hours: float = Field(168.0, gt=0)
+    public_url: str | None = None
+    # Failed password sign-ins allowed within the window, per account and per client address,
+    # before sign-in is refused until the oldest of them leaves the window.
+    signin_failures_per_account: int = Field(5, ge=1)
+    signin_failures_per_address: int = Field(30, ge=1)
+    signin_window_minutes: float = Field(15.0, gt=0)
     # Admission.
     submissions_per_hour: int = Field(30, ge=1, description="per student and checkpoint")
     # Grading limits (per submission).

@@ -85,11 +85,22 @@ def setup(v: Variant, users: int, workers: int, tmp: Path) -> None:
     home = tmp / f"home-{v.name}"
     c.migrate(c.sqlalchemy_url(v.db), v.code, home)
     v.tokens = [secrets.token_urlsafe(32) for _ in range(users)]
-    copy = "COPY users (name, role, token_hash, created_at) FROM STDIN"
-    with psycopg.connect(c.libpq_url(v.db)) as conn, conn.cursor().copy(copy) as cp:
-        for i, tok in enumerate(v.tokens):
-            digest = hashlib.sha256(tok.encode()).hexdigest()
-            cp.write_row((f"student{i:05d}", "student", digest, "2026-11-29T00:00:00Z"))
+    with psycopg.connect(c.libpq_url(v.db)) as conn:
+        # tokens in users.token_hash before the accounts migration, in api_tokens since
+        tokens_apart = conn.execute("SELECT to_regclass('api_tokens')").fetchone()[0] is not None
+        columns = "name, role, created_at" + ("" if tokens_apart else ", token_hash")
+        with conn.cursor().copy(f"COPY users ({columns}) FROM STDIN") as cp:
+            for i, tok in enumerate(v.tokens):
+                digest = hashlib.sha256(tok.encode()).hexdigest()
+                row = (f"student{i:05d}", "student", "2026-11-29T00:00:00Z")
+                cp.write_row(row if tokens_apart else (*row, digest))
+        if tokens_apart:
+            with conn.cursor().copy(
+                "COPY api_tokens (user_id, name, token_hash, created_at) FROM STDIN"
+            ) as cp:
+                for i, tok in enumerate(v.tokens):
+                    digest = hashlib.sha256(tok.encode()).hexdigest()
+                    cp.write_row((i + 1, "cli", digest, "2026-11-29T00:00:00Z"))
     redis.Redis.from_url(v.redis_url).flushdb()
     env = {
         **os.environ,

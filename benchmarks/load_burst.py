@@ -119,7 +119,9 @@ def run_burst(
         tokens = [secrets.token_urlsafe(32) for _ in range(users)]
         with psycopg.connect(dsn) as conn, conn.cursor() as cur:
             cur.executemany(
-                "INSERT INTO users (name, role, token_hash, created_at) VALUES (%s, %s, %s, now())",
+                "WITH u AS (INSERT INTO users (name, role, created_at) VALUES (%s, %s, now()) "
+                "RETURNING id) INSERT INTO api_tokens (user_id, name, token_hash, created_at) "
+                "SELECT id, 'cli', %s, now() FROM u",
                 [(f"student{i:04d}", "student", hash_token(t)) for i, t in enumerate(tokens)],
             )
         for i in range(workers):

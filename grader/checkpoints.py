@@ -8,7 +8,6 @@ and `solutions/wrong/*.py` (known-bad solutions, each naming the verdict it must
 from __future__ import annotations
 
 import importlib.util
-import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,16 +16,14 @@ from types import ModuleType
 from typing import Any
 
 import torch
+from pydantic import ValidationError
 
+from grader import authoring
+from grader.authoring import AuthoringError, CheckpointError
 from grader.models import CaseSpec, CheckpointDef
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "reference_kernels"
 Arg = torch.Tensor | int | float
-_EXPECT = re.compile(r"^#\s*expect:\s*([\w|]+)", re.MULTILINE)
-
-
-class CheckpointError(ValueError):
-    """A checkpoint folder is missing a part or its data does not validate."""
 
 
 @dataclass(frozen=True)
@@ -81,12 +78,12 @@ class Checkpoint:
         return p if p.exists() else None
 
     def wrong_solutions(self) -> list[WrongSolution]:
+        """Each known-bad solution with the verdict its `# expect:` line names (checked: an
+        AuthoringError names the file and line of a missing or unknown one)."""
         out = []
         for path in sorted((self.folder / "solutions" / "wrong").glob("*.py")):
-            m = _EXPECT.search(path.read_text())
-            if not m:
-                raise CheckpointError(f"{path}: no '# expect: <verdict>' line")
-            out.append(WrongSolution(path, m.group(1)))
+            rel = str(path.relative_to(self.folder))
+            out.append(WrongSolution(path, authoring.expected_verdict(path.read_text(), rel)))
         return out
 
 
@@ -103,18 +100,25 @@ def load(folder: Path) -> Checkpoint:
     toml = folder / "checkpoint.toml"
     if not toml.exists():
         raise CheckpointError(f"{folder}: no checkpoint.toml")
+    text = toml.read_text()
     try:
-        data = tomllib.loads(toml.read_text())
-        definition = CheckpointDef.model_validate(data)
-    except (tomllib.TOMLDecodeError, ValueError) as exc:
-        raise CheckpointError(f"{toml}: {exc}") from exc
+        definition = CheckpointDef.model_validate(tomllib.loads(text))
+    except tomllib.TOMLDecodeError as exc:
+        raise authoring.toml_error(exc) from exc
+    except ValidationError as exc:
+        raise authoring.model_error(exc, text) from exc
     problem_path = folder / "problem.py"
     if not problem_path.exists():
         raise CheckpointError(f"{folder}: no problem.py")
-    problem = _import_file(f"kgrade_problem_{definition.id.replace('-', '_')}", problem_path)
+    if (err := authoring.syntax_error(problem_path.read_text(), "problem.py")) is not None:
+        raise err
+    try:
+        problem = _import_file(f"kgrade_problem_{definition.id.replace('-', '_')}", problem_path)
+    except Exception as exc:  # an admin's problem.py may raise anything
+        raise authoring.import_error(exc, problem_path, "problem.py") from exc
     for name in ("make_inputs", "reference"):
         if not callable(getattr(problem, name, None)):
-            raise CheckpointError(f"{problem_path}: missing function {name}()")
+            raise AuthoringError("problem.py", f"missing function {name}()")
     return Checkpoint(definition, folder, problem)
 
 

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from grader.casegroups import MISSING
 from grader.collect import Collected, Collector, PlannedRun, Record
 from grader.models import CaseResult, CaseSpec, ConfigResult, Verdict
 from grader.sandbox import RunOutcome
@@ -27,7 +28,6 @@ class Evaluation:
     ran_cases: bool
 
 
-MISSING = "no result: the process died before returning one"
 _BLOCK = re.compile(r"(\w*BLOCK\w*)=(\d+)")
 
 

@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 from grader import facts
+from grader.casegroups import group
 from grader.models import CaseResult, GradeResult, ProfileResult, Verdict
 from grader.text import untrusted
 
 
 def _case_lines(cases: list[CaseResult]) -> list[str]:
-    groups: dict[str, list[CaseResult]] = {}
-    for c in cases:
-        groups.setdefault(c.name, []).append(c)
     lines = []
-    for name, runs in groups.items():
-        ok = all(r.passed for r in runs)
-        errs = [r.max_abs_err for r in runs if r.max_abs_err is not None]
-        first = runs[0]
-        shape = f" {tuple(first.shape)} {first.dtype}" if first.shape else ""
-        worst = f"  max abs err {max(errs):.2e}" if errs else ""
-        failed = sum(not r.passed for r in runs)
-        tally = f"  ({failed} of {len(runs)} calls wrong)" if failed else f"  ({len(runs)} calls)"
-        lines.append(f"  {'PASS' if ok else 'FAIL'}  {name}{shape}{worst}{tally}")
+    for g in group(cases):
+        shape = f" {tuple(g.shape)} {g.dtype}" if g.shape else ""
+        worst = f"  max abs err {g.worst:.2e}" if g.worst is not None else ""
+        mark = "PASS" if g.passed else " -  " if g.not_run == g.calls else "FAIL"
+        lines.append(f"  {mark}  {g.name}{shape}{worst}{g.tally}")
     return lines
 
 

@@ -24,7 +24,7 @@ class Check:
     expected: str
     got: str
     ok: bool
-    reason: str = ""  # the grading's first message: why it got what it got
+    reason: str = ""  # why the grading got what it got (its first message after the headline)
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,13 @@ def _run(item: _Planned, checkpoint: Checkpoint, options: GradeOptions) -> Check
     verdict = result.verdict.value
     ok = (verdict in item.expect.split("|")) == item.wanted
     expected = item.expect if item.wanted else f"not {item.expect}"
-    return Check(item.name, expected, verdict, ok, result.messages[0] if result.messages else "")
+    return Check(item.name, expected, verdict, ok, _reason(result.messages))
+
+
+def _reason(messages: list[str]) -> str:
+    """Why the grading got its verdict: the message after the headline (which only restates
+    the verdict: "Level 1 (wrong_answer): it runs, but …"), else the headline."""
+    return messages[1] if len(messages) > 1 else messages[0] if messages else ""
 
 
 def validate(

@@ -23,6 +23,14 @@ def include_object(
 
 
 with engine.connect() as connection:
+    sqlite = engine.dialect.name == "sqlite"
+    if sqlite:
+        # Batch mode rebuilds a table (copy, drop, rename). With foreign keys enforced, the
+        # DROP deletes its rows first, cascading to the rows that reference them (a user's
+        # tokens) or failing on those that may not (their submissions): so off while
+        # migrating, as Alembic advises, checked afterwards, and on again for the pool.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()  # no transaction open: the migrations begin their own
     context.configure(
         connection=connection,
         target_metadata=Base.metadata,
@@ -30,5 +38,13 @@ with engine.connect() as connection:
         compare_type=True,
         include_object=include_object,
     )
-    with context.begin_transaction():
-        context.run_migrations()
+    try:
+        with context.begin_transaction():
+            context.run_migrations()
+        if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
+            raise RuntimeError("the migration left rows whose foreign keys point nowhere")
+    finally:
+        if sqlite:
+            connection.rollback()
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()

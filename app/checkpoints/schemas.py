@@ -40,7 +40,7 @@ class CheckOut(BaseModel):
     expected: str
     got: str
     ok: bool
-    reason: str = Field("", description="the grading's first message")
+    reason: str = Field("", description="why: the grading's first message after its headline")
 
 
 class ReportOut(BaseModel):

@@ -14,7 +14,7 @@ from pathlib import Path
 from app.checkpoints import registry
 from app.core.errors import Conflict, Invalid, NotFound
 from app.settings import Settings
-from grader import checkpoints
+from grader import authoring, checkpoints
 
 _NAME = re.compile(r"^[A-Za-z0-9_]{1,64}\.py$")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{1,63}$")
@@ -52,7 +52,7 @@ def files_of(
     try:
         cid = str(tomllib.loads(definition).get("id", ""))
     except tomllib.TOMLDecodeError as exc:
-        raise Invalid(f"checkpoint.toml: {exc}") from exc
+        raise Invalid(str(authoring.toml_error(exc))) from exc
     check_id(cid)
     files = {"checkpoint.toml": definition, "problem.py": problem, "reference.py": reference}
     if starter is not None:
@@ -77,10 +77,26 @@ def check_loads(checkpoint_id: str, files: dict[str, str]) -> None:
     """Refuse at once a checkpoint whose files do not load (problem.py raising, a known-bad
     solution without its `# expect:` line), before any validation is queued."""
     with tempfile.TemporaryDirectory(prefix="kgrade-checkpoint-") as staging:
+        folder = write_folder(Path(staging), checkpoint_id, files)
+
+        def unstaged(text: str) -> str:  # the files by their names, not the staging folder
+            return text.replace(f"{folder}/", "").replace(str(folder), "the upload")
+
         try:
-            checkpoints.load(write_folder(Path(staging), checkpoint_id, files)).wrong_solutions()
+            check_folder(folder)
+        except checkpoints.CheckpointError as exc:  # names the file and line
+            raise Invalid(unstaged(str(exc))) from exc
         except Exception as exc:  # an admin's problem.py may raise anything
-            raise Invalid(f"the checkpoint does not load: {exc}") from exc
+            raise Invalid(unstaged(f"the checkpoint does not load: {exc}")) from exc
+
+
+def check_folder(folder: Path) -> checkpoints.Checkpoint:
+    """Load a checkpoint folder and check what loading alone does not: each known-bad
+    solution's `# expect:` line, and that the solutions parse (grader/authoring.py)."""
+    checkpoint = checkpoints.load(folder)
+    wrong = checkpoint.wrong_solutions()
+    authoring.check_solutions(folder, [(w.path, w.expect) for w in wrong])
+    return checkpoint
 
 
 def install(s: Settings, checkpoint: checkpoints.Checkpoint) -> Path:

@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 
-from app.cli import client_cmd, grade_cmd, service_cmd
+from app.cli import client_cmd, course_cmd, grade_cmd, service_cmd
 from app.cli.common import UsageError
 
 
@@ -42,14 +42,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.set_defaults(func=grade_cmd.cmd_grade)
 
-    c = sub.add_parser("checkpoints", help="list, validate or add checkpoints")
-    c.add_argument("action", nargs="?", default="list", choices=["list", "validate", "add"])
-    c.add_argument("folder", nargs="?", help="a checkpoint folder (validate, add)")
+    c = sub.add_parser(
+        "checkpoints",
+        help="list checkpoints (the server's with KGRADE_TOKEN), validate or add a folder, "
+        "open or close one on the server",
+    )
+    c.add_argument(
+        "action",
+        nargs="?",
+        default="list",
+        choices=["list", "validate", "add", "open", "close"],
+    )
+    c.add_argument(
+        "folder", nargs="?", help="a checkpoint folder (validate, add); an id (open, close)"
+    )
     c.add_argument("--json", action="store_true")
+    c.add_argument("--local", action="store_true", help="list this machine's, not the server's")
     c.set_defaults(func=grade_cmd.cmd_checkpoints)
 
     service_cmd.add_parsers(sub)
     client_cmd.add_parsers(sub)
+    course_cmd.add_parsers(sub)
     return parser
 
 

@@ -19,7 +19,7 @@ from app.settings import get_settings
 def _call(method: str, path: str, **kw: Any) -> httpx.Response:
     s = get_settings()
     if not s.token:
-        raise UsageError("set KGRADE_TOKEN to your token (from `kgrade users add`)")
+        raise UsageError("set KGRADE_TOKEN to your token (make one on your account page, /account)")
     try:
         r = httpx.request(
             method,
@@ -37,6 +37,10 @@ def _call(method: str, path: str, **kw: Any) -> httpx.Response:
             message = r.text
         raise UsageError(f"{message} (HTTP {r.status_code})")
     return r
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _report(sub: dict[str, Any], as_json: bool) -> None:
@@ -82,15 +86,18 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    params = {"checkpoint": args.checkpoint} if args.checkpoint else {}
+    params = {k: v for k in ("checkpoint", "student") if (v := getattr(args, k))}
     rows = _call("GET", "/api/submissions", params=params).json()
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    staff = _call("GET", "/api/users/me").json()["role"] in ("instructor", "admin")
+    width = max([len(r["user"]) for r in rows] + [7])
     for r in rows:
         speed = f"{r['speedup']:.2f}×" if r["speedup"] else "-"
+        who = f"{r['user']:<{width}}  " if staff else ""
         print(
-            f"{r['id']:>6}  {r['created_at'][:19]}  {r['checkpoint']:<18} {r['status']:<7} "
+            f"{r['id']:>6}  {r['created_at'][:19]}  {who}{r['checkpoint']:<18} {r['status']:<7} "
             f"{r['verdict'] or '-':<14} level {r['level'] if r['level'] is not None else '-'}"
             f"  {speed}"
         )
@@ -108,7 +115,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             speed = f"{e['speedup']:.2f}×" if e["speedup"] else "-"
             print(
                 f"  {e['rank']:>3}. {e['student']:<24} level {e['level']}  {speed:>7}  "
-                f"({e['submissions']} submissions)"
+                f"({plural(e['submissions'], 'submission')})"
             )
     return 0
 
@@ -130,8 +137,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("id", type=int)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_status)
-    p = sub.add_parser("history", help="your submissions")
+    p = sub.add_parser("history", help="your submissions (instructors: everyone's)")
     p.add_argument("--checkpoint", "-c")
+    p.add_argument("--student", help="instructors: one student's")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_history)
     p = sub.add_parser("leaderboard", help="best result per student (instructors)")

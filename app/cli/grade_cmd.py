@@ -57,10 +57,20 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def cmd_checkpoints(args: argparse.Namespace) -> int:
+    """The list: the server's when KGRADE_TOKEN names one (unless --local), else this
+    machine's folders, said so. open|close ID: on the server. validate|add FOLDER: here."""
+    from app.cli import course_cmd
+
+    s = get_settings()
     if args.action == "list":
+        if s.token and not args.local:
+            return course_cmd.list_on_server(args.json, s.url)
         return _list(args)
     if not args.folder:
-        raise UsageError(f"kgrade checkpoints {args.action} FOLDER")
+        what = "ID" if args.action in ("open", "close") else "FOLDER"
+        raise UsageError(f"kgrade checkpoints {args.action} {what}")
+    if args.action in ("open", "close"):
+        return course_cmd.set_open(args.folder, args.action == "open")
     return _validate_or_add(args)
 
 
@@ -76,6 +86,8 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(found, indent=2))
     else:
+        why = "--local" if get_settings().token else "no KGRADE_TOKEN, so no server"
+        print(f"checkpoints on this machine ({why}): the built-ins and KGRADE_HOME's")
         width = max(len(c["id"]) for c in found)
         for c in found:
             print(f"{c['id']:<{width}}  {c['title']}\n{'':<{width}}  {c['entry']}")
@@ -86,18 +98,22 @@ def _validate_or_add(args: argparse.Namespace) -> int:
     from app import grading
     from app.checkpoints import service
     from app.core.errors import DomainError
-    from grader import SandboxRefused, checkpoints, validate
+    from grader import SandboxRefused, authoring, checkpoints, validate
 
     s = get_settings()
     try:
-        checkpoint = checkpoints.load(Path(args.folder))  # not installed: loaded as it is
+        checkpoint = service.check_folder(Path(args.folder))  # not installed: loaded as it is
         if args.action == "add":
             service.check_id(checkpoint.id)  # before the gradings, not after
         checks = validate(checkpoint, grading.options(s, "cpu"))
+    except authoring.AuthoringError as exc:
+        raise UsageError(exc.where(args.folder)) from exc
     except (checkpoints.CheckpointError, SandboxRefused, DomainError) as exc:
         raise UsageError(str(exc)) from exc
     for c in checks:
         print(f"{'ok  ' if c.ok else 'FAIL'}  {c.name:<40} expected {c.expected:<28} got {c.got}")
+        if not c.ok and c.reason:  # why, in the grading's own words
+            print(f"      {c.reason}")
     if not all(c.ok for c in checks):
         print(f"{checkpoint.id}: validation failed; not opened")
         return 1

@@ -1,4 +1,5 @@
-"""Operator commands: `serve` (API + a worker), `api`, `worker`, `beat`, `migrate`, `users add`."""
+"""Operator commands: `serve` (API + a worker), `api`, `worker`, `beat`, `migrate`; `users …`
+in users_cmd."""
 
 from __future__ import annotations
 
@@ -35,21 +36,6 @@ def migrate() -> None:
 def cmd_migrate(_: argparse.Namespace) -> int:
     migrate()
     print(f"database at head: {get_settings().db_url.split('@')[-1]}")
-    return 0
-
-
-def cmd_users_add(args: argparse.Namespace) -> int:
-    from app.db import transaction
-    from app.users import service
-
-    migrate()
-    try:
-        with transaction() as session:
-            user, token = service.add(session, args.name, args.role)
-            print(f"created {user.role} '{user.name}' (id {user.id}); their token, shown once:")
-    except service.UserError as exc:
-        raise UsageError(str(exc)) from exc
-    print(token)
     return 0
 
 
@@ -143,7 +129,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub: Any) -> None:
-    from app.cli import workers
+    from app.cli import users_cmd, workers
 
     p = sub.add_parser("serve", help="serve the API and run a worker (embedded default)")
     p.set_defaults(func=cmd_serve)
@@ -173,10 +159,4 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(func=lambda _: workers.cmd_beat())
     p = sub.add_parser("migrate", help="bring the database to the latest schema")
     p.set_defaults(func=cmd_migrate)
-    users = sub.add_parser("users", help="manage users").add_subparsers(
-        dest="users_cmd", required=True
-    )
-    p = users.add_parser("add", help="create a user and print their token (last line)")
-    p.add_argument("name")
-    p.add_argument("--role", default="student", choices=["student", "instructor", "admin"])
-    p.set_defaults(func=cmd_users_add)
+    users_cmd.add_parsers(sub)

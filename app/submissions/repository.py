@@ -4,6 +4,7 @@ are the lifecycle's own: app/submissions/lifecycle.py)."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, contains_eager, defer
@@ -99,3 +100,24 @@ def pending_evidence(session: Session) -> list[Evidence]:
     return list(
         session.scalars(select(Evidence).where(Evidence.status == EvidenceStatus.PENDING)).all()
     )
+
+
+def of_user(session: Session, user_id: int, limit: int) -> list[Submission]:
+    """A student's submissions, oldest first, the latest `limit`: summary fields only (the
+    source, explanation and full result load only if asked for)."""
+    rows = session.scalars(
+        select(Submission)
+        .where(Submission.user_id == user_id)
+        .options(defer(Submission.source), defer(Submission.explanation), defer(Submission.result))
+        .order_by(Submission.id.desc())
+        .limit(limit)
+    ).all()
+    return list(reversed(rows))
+
+
+def results(session: Session, ids: list[int]) -> dict[int, dict[str, Any] | None]:
+    """The full results of these submissions, by id."""
+    if not ids:
+        return {}
+    rows = session.execute(select(Submission.id, Submission.result).where(Submission.id.in_(ids)))
+    return {sid: result for sid, result in rows}

@@ -76,7 +76,8 @@ def _check_quota(session: Session, user: User, checkpoint_id: str, s: Settings) 
     oldest = recent[0] if recent[0].tzinfo else recent[0].replace(tzinfo=now().tzinfo)
     wait = max(1, int((oldest + timedelta(hours=1) - now()).total_seconds()) + 1)
     raise QuotaExceeded(
-        f"quota: {s.submissions_per_hour} submissions per hour on {checkpoint_id}; "
+        f"quota: {s.submissions_per_hour} submission{'s' if s.submissions_per_hour != 1 else ''}"
+        f" per hour on {checkpoint_id}; "
         f"try again in {wait} s",
         retry_after=wait,
     )

@@ -21,7 +21,9 @@ def signed_in(request: Request, db: SessionDep) -> tuple[User, dict[str, Any]]:
     """The signed-in user and their session data (with its CSRF token)."""
     data = session.read(request)
     user = users.get(db, data["uid"]) if data else None
-    if user is None or data is None:
+    if user is None or data is None or not session.current(data, user.session_version):
+        raise NotSignedIn  # no session, or one a reset, a disable or a new password ended
+    if not users.is_active(user):
         raise NotSignedIn
     return user, data
 

@@ -59,14 +59,16 @@ def roofline(benchmark: dict[str, Any]) -> str:
     return _svg(fig)
 
 
-def over_time(points: list[tuple[datetime, float]], ylabel: str, title: str) -> str:
+def over_time_by(series: dict[str, list[tuple[datetime, float]]], ylabel: str, title: str) -> str:
+    """One line per checkpoint (a level on one is not a level on another)."""
     fig, ax = plt.subplots(figsize=(7, 2.8))
-    if points:
+    for name, points in series.items():
         xs, ys = zip(*points, strict=True)
-        ax.plot(xs, ys, "o-", color=COLORS["submission"])
+        ax.plot(xs, ys, "o-", label=name)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
     fig.autofmt_xdate()
     return _svg(fig)
 
@@ -78,4 +80,63 @@ def distribution(values: list[float], title: str) -> str:
     ax.set_xlabel("speedup over the baseline")
     ax.set_ylabel("students")
     ax.set_title(title, fontsize=10)
+    return _svg(fig)
+
+
+def climb(
+    points: list[tuple[int, float, int | None]],
+    ceiling: float,
+    baselines: dict[str, float],
+    title: str,
+) -> str:
+    """A student's versions of a kernel on the bandwidth roofline: each GPU grading's
+    effective GB/s at the course's shape (labelled vN, with its level), under the measured
+    copy ceiling, beside the baselines' GB/s there."""
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    xs = [v for v, _, _ in points]
+    ys = [g for _, g, _ in points]
+    ax.plot(xs, ys, "o-", color=COLORS["submission"], label="your versions", markersize=7)
+    for v, g, level in points:
+        ax.annotate(
+            f"v{v}" + (f" · L{level}" if level is not None else ""),
+            (v, g),
+            textcoords="offset points",
+            xytext=(0, -14),
+            ha="center",
+            fontsize=7,
+        )
+    for impl, gbps in baselines.items():
+        ax.axhline(gbps, color=COLORS.get(impl, "#7f7f7f"), linestyle="--", linewidth=1, label=impl)
+    ax.axhline(ceiling, color="black", linewidth=1.2)
+    ax.set_xlim(xs[0] - 0.5, xs[-1] + 0.5)
+    ax.text(
+        xs[0] - 0.45,
+        ceiling * 1.015,
+        f"measured copy ceiling {ceiling:.0f} GB/s",
+        ha="left",
+        va="bottom",
+        fontsize=8,
+    )
+    ax.set_xticks(xs, [f"v{v}" for v in xs], fontsize=8)
+    ax.set_xlabel("your submissions to this checkpoint, in order")
+    ax.set_ylabel("effective GB/s")
+    ax.set_ylim(0, ceiling * 1.12)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.grid(alpha=0.3)
+    return _svg(fig)
+
+
+def levels(points: list[tuple[int, int]], title: str) -> str:
+    """Level by version, for one checkpoint."""
+    fig, ax = plt.subplots(figsize=(7, 2.2))
+    xs = [v for v, _ in points]
+    ax.step(xs, [lv for _, lv in points], where="post", color=COLORS["submission"])
+    ax.plot(xs, [lv for _, lv in points], "o", color=COLORS["submission"])
+    ax.set_yticks(range(5))
+    ax.set_ylim(-0.3, 4.3)
+    ax.set_xticks(xs, [f"v{v}" for v in xs], fontsize=7)
+    ax.set_ylabel("level")
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
     return _svg(fig)

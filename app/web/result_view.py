@@ -9,33 +9,17 @@ from app.models import Submission
 from app.settings import get_settings
 from app.submissions import service
 from app.web import plots
-from grader import Citable, CiteTable, GradeResult, cite_tables
+from grader import CaseResult, Citable, CiteTable, GradeResult, cite_tables
+from grader.casegroups import CaseGroup, group
 
 
-def grouped(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per case: its calls (draws × autotune configs), failures and worst error."""
-    groups: dict[str, dict[str, Any]] = {}
-    for c in cases:
-        g = groups.setdefault(
-            c["name"],
-            {
-                "name": c["name"],
-                "shape": c.get("shape"),
-                "dtype": c.get("dtype"),
-                "calls": 0,
-                "failed": 0,
-                "worst": None,
-                "message": "",
-            },
-        )
-        g["calls"] += 1
-        if not c["passed"]:
-            g["failed"] += 1
-            g["message"] = g["message"] or c.get("message", "")
-        err = c.get("max_abs_err")
-        if err is not None and (g["worst"] is None or err > g["worst"]):
-            g["worst"] = err
-    return list(groups.values())
+def grouped(cases: list[dict[str, Any]]) -> list[CaseGroup]:
+    """One row per case: its calls (draws × autotune configs), failures, the crash if the
+    process died in it (once: the calls after it never ran), and worst error."""
+    try:
+        return group([CaseResult.model_validate(c) for c in cases])
+    except ValueError:
+        return []
 
 
 def citable_tables(result: dict[str, Any]) -> list[CiteTable]:

@@ -42,8 +42,10 @@ def read(request: Request) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def start(response: Response, user_id: int) -> None:
-    data = {"uid": user_id, "csrf": secrets.token_urlsafe(24)}
+def start(response: Response, user_id: int, version: int = 0) -> None:
+    """A session for the user; `version`: their session_version, which a reset, a disable or
+    a new password bumps, ending this session."""
+    data = {"uid": user_id, "csrf": secrets.token_urlsafe(24), "v": version}
     response.set_cookie(
         COOKIE,
         _serializer().dumps(data),
@@ -52,6 +54,11 @@ def start(response: Response, user_id: int) -> None:
         samesite="lax",
         secure=False,
     )
+
+
+def current(data: dict[str, Any], version: int) -> bool:
+    """Not ended since it started (a cookie from before versions counts as version 0)."""
+    return data.get("v", 0) == version
 
 
 def end(response: Response) -> None:

@@ -3,6 +3,8 @@ submission (override, level-4 decision)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, UploadFile
@@ -10,6 +12,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 
 from app.checkpoints import service as checkpoints
 from app.core.errors import DomainError, Invalid
+from app.core.limits import MAX_SOURCE_BYTES
 from app.deps import RowId, SessionDep
 from app.errors import as_api_error
 from app.models import User
@@ -59,6 +62,7 @@ async def submit(
     """Admitted by the same function as the API's; the precheck is sent after the commit."""
     user, data = signed_in(request, db)
     check_csrf(data, csrf)
+    typed = source  # what the textarea held: shown again on an error, unless over the limit
     try:
         if upload is not None and upload.filename:
             raw = await upload.read()
@@ -75,7 +79,7 @@ async def submit(
             data["csrf"],
             checkpoint,
             err.status,
-            starter=source,
+            starter=typed if len(typed.encode("utf-8", "replace")) <= MAX_SOURCE_BYTES else "",
             error=err.message,
             explanation=explanation,
         )
@@ -115,16 +119,27 @@ def history(request: Request, db: SessionDep, checkpoint: str | None = None) -> 
     user, _ = signed_in(request, db)
     rows = service.history(db, user, checkpoint=checkpoint, student=None, limit=500)
     mine = [r for r in rows if r.user_id == user.id]
-    timed = sorted((r.created_at, r.speedup) for r in mine if r.speedup is not None)
-    levels = sorted((r.created_at, float(r.level)) for r in mine if r.level is not None)
-    plot = (
-        plots.over_time(timed, "speedup ×", "Your speedup over time")
+    timed = _by_checkpoint((r.checkpoint, r.created_at, r.speedup) for r in mine if r.speedup)
+    levels = _by_checkpoint(
+        (r.checkpoint, r.created_at, float(r.level)) for r in mine if r.level is not None
+    )
+    plot = (  # a line per checkpoint: levels of different checkpoints are not one series
+        plots.over_time_by(timed, "speedup ×", "Your speedup over time, per checkpoint")
         if timed
-        else plots.over_time(levels, "level", "Your level over time")
+        else plots.over_time_by(levels, "level", "Your level over time, per checkpoint")
         if levels
         else None
     )
     return page(request, "history.html", user=user, rows=rows, plot=plot, checkpoint=checkpoint)
+
+
+def _by_checkpoint(
+    rows: Iterable[tuple[str, datetime, float]],
+) -> dict[str, list[tuple[datetime, float]]]:
+    series: dict[str, list[tuple[datetime, float]]] = {}
+    for checkpoint, at, value in sorted(rows, key=lambda r: r[1]):
+        series.setdefault(checkpoint, []).append((at, value))
+    return series
 
 
 @router.post("/submissions/{sid}/override")

@@ -143,3 +143,38 @@ def test_only_a_precheck_only_worker_is_started_at_lower_priority(
     assert worker_argv(["precheck", "gpu.h200"], beat=False)[0] == sys.executable
     assert worker_argv(["gpu.h200"], beat=False)[0] == sys.executable
     get_settings.cache_clear()
+
+
+def test_an_authoring_mistake_is_one_line_with_the_file_and_line(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "lab"
+    shutil.copytree(ROOT / "reference_kernels" / "c3a_vector_add", folder)
+    toml = folder / "checkpoint.toml"
+    toml.write_text(toml.read_text().replace('id = "c3a-vector-add"', 'id = "lab-add"'))
+    problem = folder / "problem.py"
+    problem.write_text(problem.read_text().replace("BASELINES = {", "1/0\nBASELINES = {"))
+    n = problem.read_text().splitlines().index("1/0") + 1
+    env = {"KGRADE_HOME": str(tmp_path / "home")}
+    line = one_line_error(kgrade("checkpoints", "validate", str(folder), env=env))
+    assert line == (
+        f"kgrade: {folder}/problem.py, line {n}: does not load: it raised "
+        "ZeroDivisionError: division by zero"
+    )
+    problem.write_text((ROOT / "reference_kernels" / "c3a_vector_add" / "problem.py").read_text())
+    bad = folder / "solutions" / "wrong" / "missing_mask.py"
+    bad.write_text(bad.read_text().replace("# expect: runtime_error", "# expect: crash"))
+    line = one_line_error(kgrade("checkpoints", "add", str(folder), env=env))
+    assert line.startswith(f"kgrade: {bad}, line 1: '# expect:' names 'crash', not a verdict")
+
+
+def test_a_failed_check_says_why(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "broken"
+    shutil.copytree(ROOT / "reference_kernels" / "c3a_vector_add", folder)
+    shutil.copy(folder / "solutions" / "wrong" / "unwritten_buffer.py", folder / "reference.py")
+    proc = kgrade("checkpoints", "validate", str(folder), env={"KGRADE_HOME": str(tmp_path)})
+    lines = proc.stdout.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("FAIL  reference.py"))
+    assert lines[at + 1].strip().startswith("Wrong on ")  # the grading's reason, under it

@@ -148,8 +148,9 @@ def stack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[
         with engine().begin() as conn:
             conn.execute(
                 text(
-                    "TRUNCATE checkpoint_validations, evidence, level_overrides, standings, "
-                    "submissions, users, workers RESTART IDENTITY"
+                    "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
+                    "evidence, level_overrides, standings, submissions, users, workers "
+                    "RESTART IDENTITY"
                 )
             )
         logs = tmp_path / "logs"

@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -29,9 +31,10 @@ def _redis_db() -> int:
     return base + int(worker.removeprefix("gw") or 0) % 3
 
 
-@pytest.fixture(scope="session")
-def pg_url() -> Iterator[str]:
-    name = f"kgrade_test_{uuid.uuid4().hex[:12]}"
+@contextmanager
+def new_database(prefix: str = "kgrade_test") -> Iterator[str]:
+    """An empty PostgreSQL database of its own (its SQLAlchemy URL), dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://")
@@ -41,6 +44,12 @@ def pg_url() -> Iterator[str]:
     engine_for(f"{base}/{name}").dispose()
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    with new_database() as url:
+        yield url
 
 
 @pytest.fixture
@@ -71,8 +80,9 @@ def service_env(
     with engine().begin() as conn:
         conn.execute(
             text(
-                "TRUNCATE checkpoint_validations, evidence, level_overrides, standings, "
-                "submissions, users, workers RESTART IDENTITY"
+                "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
+                "evidence, level_overrides, standings, submissions, users, workers "
+                "RESTART IDENTITY"
             )
         )
     redis.Redis.from_url(env["KGRADE_REDIS_URL"]).flushdb()
@@ -99,3 +109,29 @@ def make_user(service_env: dict[str, str]):  # type: ignore[no-untyped-def]
         return {"Authorization": f"Bearer {token}"}
 
     return make
+
+
+def stored(
+    name: str, result: dict[str, Any], checkpoint: str = "c3a-softmax", **fields: Any
+) -> int:
+    """A graded submission of user `name`, as a worker would have stored `result` (its summary
+    fields from it; `fields` override them, e.g. an instructor's level); its id."""
+    from app.db import transaction
+    from app.models import Stage, Status, Submission, User
+    from app.submissions.lifecycle import summary_fields
+    from grader import GradeResult
+
+    with transaction() as s:
+        user = s.query(User).filter_by(name=name).one()
+        summary = summary_fields(GradeResult.model_validate(result))
+        sub = Submission(
+            user_id=user.id,
+            checkpoint=checkpoint,
+            source="# a kernel",
+            status=Status.DONE,
+            stage=Stage.DONE,
+            **{**summary, **fields},
+        )
+        s.add(sub)
+        s.flush()
+        return sub.id

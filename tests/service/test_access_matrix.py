@@ -34,6 +34,7 @@ Body = Callable[[dict[str, Any]], dict[str, Any]]
 ALL_200 = (200,) * 5
 API_ALL = (401, 200, 200, 200, 200)
 API_OWN = (401, 200, 404, 200, 200)
+API_OWN_ONLY = (401, 200, 404, 404, 404)
 API_STAFF = (401, 403, 403, 200, 200)
 API_ADMIN = (401, 403, 403, 403, 200)
 API_ADMIN_BUILTIN = (401, 403, 403, 403, 409)  # allowed, refused because it is built-in
@@ -107,12 +108,48 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/api/checkpoints/validations/{validation_id}"): (_nothing, API_ADMIN),
     ("GET", "/api/leaderboard/{checkpoint}"): (_nothing, API_STAFF),
     ("GET", "/api/export/{checkpoint}.csv"): (_nothing, API_STAFF),
+    ("GET", "/api/users/me"): (_nothing, API_ALL),
+    ("GET", "/api/users"): (_nothing, API_STAFF),
+    ("POST", "/api/users/import"): (lambda c: {"json": {"csv": "name\nzed\n"}}, API_STAFF),
+    ("POST", "/api/users/{name}/disable"): (_nothing, API_STAFF),  # bob's account
+    ("POST", "/api/users/{name}/enable"): (_nothing, API_STAFF),
+    ("POST", "/api/users/{name}/reset"): (_nothing, API_STAFF),
+    ("GET", "/api/tokens"): (_nothing, API_ALL),
+    ("POST", "/api/tokens"): (lambda c: {"json": {"name": "matrix"}}, (401, 201, 201, 201, 201)),
+    ("DELETE", "/api/tokens/{token_id}"): (_nothing, API_OWN_ONLY),  # ann's token
     # the pages
-    ("GET", "/"): (_nothing, (SIGNIN, *(((303, "/submit"),) * 4))),
+    ("GET", "/"): (_nothing, PAGE_ALL),  # the home page
     ("GET", "/signin"): (_nothing, ALL_200),
     ("POST", "/signin"): (
         lambda c: {"data": {"token": c["token"]}},
-        (401, *(((303, "/submit"),) * 4)),
+        (401, *(((303, "/"),) * 4)),
+    ),
+    ("GET", "/invite/{token}"): (_nothing, ALL_200),  # zoe's invite: the link is the key
+    ("POST", "/invite/{token}"): (
+        lambda c: {"data": {"password": "matrix password", "confirm": "matrix password"}},
+        ((303, "/"),) * 5,
+    ),
+    ("GET", "/account"): (_nothing, PAGE_ALL),
+    ("POST", "/account/tokens"): (
+        lambda c: {"data": {"csrf": c["csrf"], "name": "matrix"}},
+        PAGE_ALL,
+    ),
+    ("POST", "/account/tokens/{token_id}/revoke"): (
+        lambda c: {"data": {"csrf": c["csrf"]}},
+        (SIGNIN, (303, "/account"), 404, 404, 404),
+    ),
+    ("POST", "/account/password"): (  # token accounts have no password to change: a 400
+        lambda c: {"data": {"csrf": c["csrf"], "current": "x", "password": "y", "confirm": "y"}},
+        (SIGNIN, 400, 400, 400, 400),
+    ),
+    ("GET", "/users"): (_nothing, PAGE_STAFF),
+    ("POST", "/users/import"): (
+        lambda c: {"data": {"csrf": c["csrf"], "text": "name\nzed\n"}},
+        PAGE_STAFF,
+    ),
+    ("POST", "/users/{name}/{action}"): (
+        lambda c: {"data": {"csrf": c["csrf"]}},
+        (SIGNIN, 403, 403, (303, "/users"), (303, "/users")),
     ),
     ("POST", "/signout"): (_nothing, ((303, "/signin"),) * 5),
     ("GET", "/submit"): (_nothing, PAGE_ALL),
@@ -168,17 +205,20 @@ def test_every_endpoint_has_a_row() -> None:
 def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
     """world() → a fresh database: the five actors, ann's graded submission with a pending
     evidence link and an Nsight report, an admin's checkpoint validation (queued: no worker
-    runs here), and the tokens."""
+    runs here), the tokens (and ann's token's id), and zoe, invited, with her link's token."""
     from app.db import engine, transaction
-    from app.models import CheckpointValidation, Evidence, Status, Submission
-    from app.users import service
+    from app.models import CheckpointValidation, Evidence, Status, Submission, User
+    from app.settings import get_settings
+    from app.users import repository as users_repository
+    from app.users import service, signin
 
     def make() -> dict[str, Any]:
         with engine().begin() as conn:
             conn.execute(
                 text(
-                    "TRUNCATE checkpoint_validations, evidence, level_overrides, standings, "
-                    "submissions, users, workers RESTART IDENTITY"
+                    "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
+                    "evidence, level_overrides, standings, submissions, users, workers "
+                    "RESTART IDENTITY"
                 )
             )
         tokens: dict[str, str | None] = {"anonymous": None}
@@ -214,7 +254,11 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
             )
             session.add(validation)
             session.flush()
-            ids = {"sid": sub.id, "eid": ev.id, "vid": validation.id}
+            zoe = session.merge(User(name="zoe", role="student"))
+            session.flush()
+            invite = signin.issue_invite(session, zoe, get_settings())
+            tid = users_repository.tokens_of(session, ann.id)[0].id
+            ids = {"sid": sub.id, "eid": ev.id, "vid": validation.id, "tid": tid, "invite": invite}
         report = Path(service_env["KGRADE_HOME"]) / "reports" / str(ids["sid"])
         report.mkdir(parents=True, exist_ok=True)
         (report / "submission-full.ncu-rep").write_bytes(b"NCU")
@@ -262,6 +306,10 @@ def test_access(world, method: str, path: str) -> None:  # type: ignore[no-untyp
             checkpoint=CK,
             validation_id=w["vid"],
             vid=w["vid"],
+            name="bob",
+            action="disable",
+            token_id=w["tid"],
+            token=w["invite"],
         )
         r = client.request(method, url, **body(ctx))
         got: Expect = r.status_code

@@ -35,11 +35,11 @@ def test_tokens_are_required_and_checked(client: TestClient, make_user) -> None:
 
 def test_tokens_are_stored_hashed(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
     from app.db import sessions
-    from app.models import User
+    from app.models import ApiToken
 
     token = make_user("ann")["Authorization"].split()[1]
     with sessions()() as s:
-        stored = s.scalar(select(User.token_hash))
+        stored = s.scalar(select(ApiToken.token_hash))
     assert stored and token not in stored and len(stored) == 64
 
 

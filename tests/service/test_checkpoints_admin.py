@@ -180,3 +180,32 @@ def test_the_reconciler_resends_a_lost_validation_and_gives_up_after_max_attempt
     assert gone["status"] == "done" and not gone["report"]["valid"]
     assert "failed 3 times" in gone["report"]["error"]
     assert reconcile() == 0  # re-sent rows wait a whole lease again
+
+
+def test_authoring_mistakes_are_400s_with_the_file_and_line(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    """Never a temporary path, never pydantic's raw text; the line where there is one."""
+    admin = make_user("root", "admin")
+    good = _body(VA / "reference.py")
+    toml = str(good["definition"])
+    wrong = dict(good["wrong"])  # type: ignore[call-overload]
+    cases = [
+        ({**good, "definition": toml.replace("[[interpreter_cases]]", "[[interpreter_cases]", 1)},
+         "checkpoint.toml, line 31: not valid TOML: Expected ']]'"),
+        ({**good, "definition": toml.replace('title = "C3a · Vector add"', "title = 3")},
+         "checkpoint.toml, line 2: field title: Input should be a valid string (it is 3)"),
+        ({**good, "definition": toml.replace('entry = "vector_add_triton"\n', "")},
+         "checkpoint.toml: field entry: required, and missing"),
+        ({**good, "problem": "import torch\n\ndef make_inputs(:\n"},
+         "problem.py, line 3: Python syntax error"),
+        ({**good, "reference": "def f(:\n"}, "reference.py, line 1: Python syntax error"),
+        ({**good, "wrong": {**wrong, "x.py": "import torch\n"}},
+         "solutions/wrong/x.py, line 1: no '# expect: VERDICT' line"),
+        ({**good, "wrong": {**wrong, "x.py": "# expect: wrongish\n"}},
+         "solutions/wrong/x.py, line 1: '# expect:' names 'wrongish', not a verdict"),
+    ]
+    for body, words in cases:
+        r = client.post("/api/checkpoints", headers=admin, json=body)
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error.startswith(words), (words, error)
+        assert "/tmp" not in error and "kgrade-checkpoint-" not in error and "pydantic" not in error

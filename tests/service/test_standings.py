@@ -66,7 +66,7 @@ def read(session: Session, checkpoint: str) -> Board:
 def random_history(make: type[Session] | object, seed: int, steps: int = 120) -> None:
     rng = random.Random(seed)
     with make() as s:  # type: ignore[operator]
-        users = [User(name=f"u{i}", role="student", token_hash=f"{seed}-{i}") for i in range(6)]
+        users = [User(name=f"u{i}", role="student") for i in range(6)]
         s.add_all(users)
         s.commit()
         uids = [u.id for u in users]
@@ -154,7 +154,7 @@ def test_two_workers_finishing_one_students_submissions_at_once(
 
     make = sessions()
     with make() as s:
-        u = User(name="ann", role="student", token_hash="t")
+        u = User(name="ann", role="student")
         s.add(u)
         s.flush()
         a = Submission(user_id=u.id, checkpoint="c3a-softmax", source="a")

@@ -101,7 +101,7 @@ def _sign_in(browser, url: str, token: str):  # type: ignore[no-untyped-def]
     page.goto(f"{url}/signin")
     page.fill("#token", token)
     page.click("button[type=submit]")
-    page.wait_for_url(f"{url}/submit")
+    page.wait_for_url(f"{url}/")  # the home page
     return page
 
 
@@ -122,6 +122,7 @@ def test_students_and_an_instructor_in_a_browser(live: str, browser, make_user) 
     }
 
     ann = _sign_in(browser, live, tokens["ann"])
+    ann.goto(f"{live}/submit")
     ann.screenshot(path=str(SHOTS / "submit.png"), full_page=False)
     good = _submit(ann, live, (SOFTMAX / "reference.py").read_text())
     assert ann.inner_text("[data-verdict]") == "correct"
