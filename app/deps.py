@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any
 from weakref import WeakKeyDictionary
 
-from fastapi import Depends, Header, Path
+from fastapi import Depends, Header, Path, Query
 from sqlalchemy.orm import Session
 
 from app.db import MAX_OVERFLOW, POOL_SIZE, sessions
@@ -71,6 +71,9 @@ CurrentUser = Annotated[User, Depends(current_user)]
 # A row id in a path: within PostgreSQL's integer, so that a larger one is a 422, not a query
 # the database refuses (a 500).
 RowId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+# A text filter of a list (a section, a checkpoint, a name): short and NUL-free, else a 422 that
+# names the parameter, never a value the database refuses.
+Filter = Annotated[str | None, Query(max_length=200, pattern=r"^[^\x00]*$")]
 
 
 def require(*roles: Role) -> Any:

@@ -5,7 +5,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from app.deps import CurrentUser, RowId, SessionDep, SettingsDep, Staff
+from app.deps import CurrentUser, Filter, RowId, SessionDep, SettingsDep, Staff
 from app.errors import documented
 from app.models import Submission, User
 from app.submissions import grading_review as review
@@ -65,8 +65,8 @@ def read(submission_id: RowId, user: CurrentUser, session: SessionDep) -> Submis
 def list_(
     user: CurrentUser,
     session: SessionDep,
-    checkpoint: str | None = None,
-    student: str | None = None,
+    checkpoint: Filter = None,
+    student: Filter = None,
     limit: int = Query(100, ge=1, le=1000),
 ) -> list[SubmissionRow]:
     rows = service.history(session, user, checkpoint=checkpoint, student=student, limit=limit)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from app.deps import CurrentUser, RowId, SessionDep, SettingsDep, Staff
+from app.deps import CurrentUser, Filter, RowId, SessionDep, SettingsDep, Staff
 from app.errors import documented
-from app.models import User
+from app.models import Role, User
 from app.settings import Settings
 from app.users import roster, service, tokens
 from app.users.schemas import (
@@ -39,8 +39,8 @@ def me(user: CurrentUser) -> MeOut:
 def list_(
     session: SessionDep,
     user: User = Staff,
-    section: str | None = None,
-    role: str | None = None,
+    section: Filter = None,
+    role: Role | None = None,
 ) -> list[UserOut]:
     return [UserOut(**vars(r)) for r in service.listed(session, user, section, role)]
 

@@ -305,3 +305,15 @@ def test_an_instructors_roster_changes_students_only(client: TestClient, make_us
     assert _import(client, root, "name,section\nann,A\ntia,B\n")["updated"] == 1
     bad = client.post("/api/users/import", headers=root, json={"csv": "name\nann/bob\n"})
     assert bad.status_code == 400 and "no '/'" in bad.json()["problems"][0]
+
+
+def test_the_users_list_filters_refuse_unknown_roles_and_nul_with_422(
+    client: TestClient, make_user
+) -> None:  # type: ignore[no-untyped-def]
+    prof = make_user("prof", "instructor")
+    _import(client, prof)
+    by_role = client.get("/api/users", headers=prof, params={"role": "student", "section": "A"})
+    assert [u["name"] for u in by_role.json()] == ["ann"]
+    for params in ({"role": "teacher"}, {"role": "student\x00"}, {"section": "A\x00"}):
+        r = client.get("/api/users", headers=prof, params=params)
+        assert r.status_code == 422, (params, r.status_code, r.text)
