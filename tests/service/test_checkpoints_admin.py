@@ -189,19 +189,34 @@ def test_authoring_mistakes_are_400s_with_the_file_and_line(client: TestClient, 
     toml = str(good["definition"])
     wrong = dict(good["wrong"])  # type: ignore[call-overload]
     cases = [
-        ({**good, "definition": toml.replace("[[interpreter_cases]]", "[[interpreter_cases]", 1)},
-         "checkpoint.toml, line 31: not valid TOML: Expected ']]'"),
-        ({**good, "definition": toml.replace('title = "C3a · Vector add"', "title = 3")},
-         "checkpoint.toml, line 2: field title: Input should be a valid string (it is 3)"),
-        ({**good, "definition": toml.replace('entry = "vector_add_triton"\n', "")},
-         "checkpoint.toml: field entry: required, and missing"),
-        ({**good, "problem": "import torch\n\ndef make_inputs(:\n"},
-         "problem.py, line 3: Python syntax error"),
+        (
+            {
+                **good,
+                "definition": toml.replace("[[interpreter_cases]]", "[[interpreter_cases]", 1),
+            },
+            "checkpoint.toml, line 31: not valid TOML: Expected ']]'",
+        ),
+        (
+            {**good, "definition": toml.replace('title = "C3a · Vector add"', "title = 3")},
+            "checkpoint.toml, line 2: field title: Input should be a valid string (it is 3)",
+        ),
+        (
+            {**good, "definition": toml.replace('entry = "vector_add_triton"\n', "")},
+            "checkpoint.toml: field entry: required, and missing",
+        ),
+        (
+            {**good, "problem": "import torch\n\ndef make_inputs(:\n"},
+            "problem.py, line 3: Python syntax error",
+        ),
         ({**good, "reference": "def f(:\n"}, "reference.py, line 1: Python syntax error"),
-        ({**good, "wrong": {**wrong, "x.py": "import torch\n"}},
-         "solutions/wrong/x.py, line 1: no '# expect: VERDICT' line"),
-        ({**good, "wrong": {**wrong, "x.py": "# expect: wrongish\n"}},
-         "solutions/wrong/x.py, line 1: '# expect:' names 'wrongish', not a verdict"),
+        (
+            {**good, "wrong": {**wrong, "x.py": "import torch\n"}},
+            "solutions/wrong/x.py, line 1: no '# expect: VERDICT' line",
+        ),
+        (
+            {**good, "wrong": {**wrong, "x.py": "# expect: wrongish\n"}},
+            "solutions/wrong/x.py, line 1: '# expect:' names 'wrongish', not a verdict",
+        ),
     ]
     for body, words in cases:
         r = client.post("/api/checkpoints", headers=admin, json=body)
