@@ -11,6 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
+from grader.deadlines import DeadlineSpec
+
 
 class Verdict(StrEnum):
     CORRECT = "correct"
@@ -36,7 +38,8 @@ class CaseSpec(BaseModel):
     dtype: str = "float32"
     # Extra knobs the checkpoint's input generator understands (e.g. {"scale": 1000.0}).
     params: dict[str, Any] = Field(default_factory=dict)
-    # Hidden cases are graded but their details are withheld from the student's report.
+    # Hidden cases are graded, but a student sees their details only after the checkpoint's
+    # due time (decided when the result is read: grader/hidden.py); staff always see them.
     hidden: bool = False
 
 
@@ -84,6 +87,9 @@ class CheckpointDef(BaseModel):
     rubric: RubricSpec = Field(default_factory=RubricSpec)
     # A closed checkpoint refuses new submissions (the service's admission checks this).
     open: bool = True
+    # Opening, due time, late policy and the zone shown; an instructor's (stored in the
+    # database) overrides it. None: no deadline.
+    deadline: DeadlineSpec | None = None
     # Output poison for float outputs; the harness fills every fresh allocation with it.
     poison: float = float("nan")
 
@@ -112,6 +118,7 @@ class CaseResult(BaseModel):
     dtype: str | None = None
     draw: int = 0
     config: str | None = None
+    # a hidden case's (CaseSpec.hidden): shown to a student only after the due time
     hidden: bool = False
 
 

@@ -217,6 +217,7 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
             conn.execute(
                 text(
                     "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
+                    "checkpoint_deadlines, "
                     "evidence, level_overrides, standings, submissions, users, workers "
                     "RESTART IDENTITY"
                 )
