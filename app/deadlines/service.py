@@ -10,9 +10,11 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from app.checkpoints import registry
 from app.core.errors import Conflict, Forbidden, Invalid
 from app.deadlines import repository
-from app.models import CheckpointDeadline, User, now
+from app.models import CheckpointDeadline, Submission, User, now
+from app.settings import Settings
 from app.users.service import is_staff
 from grader import checkpoints
 from grader.deadlines import Admission, DeadlineSpec, LatePolicy
@@ -120,3 +122,15 @@ def viewed(
     if not result or hidden_shown(session, user, cp):
         return result
     return withhold(result)
+
+
+def submission_result(
+    session: Session, user: User, sub: Submission, s: Settings
+) -> dict[str, Any] | None:
+    """A submission's stored result as `user` may see it now (its checkpoint gone: as one
+    with no deadline, so a student never sees its hidden cases)."""
+    try:
+        cp: checkpoints.Checkpoint | None = registry.get(sub.checkpoint, s.all_checkpoint_dirs)
+    except checkpoints.CheckpointError:
+        cp = None
+    return viewed(session, user, cp, sub.result)
