@@ -14,6 +14,7 @@ from app.leaderboard.router import router as leaderboard_api
 from app.submissions.router import router as submissions_api
 from app.users.router import router as users_api
 from app.web import checkpoints as checkpoint_pages
+from app.web import deadlines as deadline_pages
 from app.web import home as home_pages
 from app.web import leaderboard as leaderboard_pages
 from app.web import roster as roster_pages
@@ -30,6 +31,7 @@ PAGES = (
     submission_pages,
     leaderboard_pages,
     checkpoint_pages,
+    deadline_pages,
 )
 
 

@@ -83,7 +83,7 @@ class DeadlineSpec(BaseModel):
 
     def shown(self, t: datetime) -> str:
         """A time in the deadline's zone, with the zone: '2026-12-08 23:59 CET (Europe/Berlin)'."""
-        local = t.astimezone(zone(self.timezone))
+        local = (t if t.tzinfo else t.replace(tzinfo=UTC)).astimezone(zone(self.timezone))
         return f"{local:%Y-%m-%d %H:%M} {local.tzname()}" + (
             f" ({self.timezone})" if self.timezone != "UTC" else ""
         )
