@@ -53,7 +53,10 @@ class DeadlineSpec(BaseModel):
         def utc(t: datetime | None) -> datetime | None:
             if t is None:
                 return None
-            return (t if t.tzinfo else t.replace(tzinfo=tz)).astimezone(UTC)
+            try:
+                return (t if t.tzinfo else t.replace(tzinfo=tz)).astimezone(UTC)
+            except OverflowError as exc:
+                raise ValueError(f"deadline: {t.isoformat()} is out of range in UTC") from exc
 
         # assigned through __dict__: validate_assignment would run this validator again
         self.__dict__.update(opens=utc(self.opens), due=utc(self.due))

@@ -37,6 +37,11 @@ def leaderboard_pick(
     late: Filter = None,
 ) -> Response:
     """The picker's form lands here: on to that checkpoint's board (the first listed if none)."""
+    user, _ = _staff(request, db)
+    if user is None:
+        return page(
+            request, "error.html", 403, user=None, error="The leaderboard is for instructors."
+        )
     listed = boards.listed(get_settings())
     target = checkpoint or (listed[0] if listed else "c3a-softmax")
     query = {k: v for k, v in (("gpu", gpu), ("section", section), ("late", late)) if v}

@@ -33,6 +33,7 @@ def test_a_time_without_an_offset_is_read_in_the_zone_and_kept_in_utc() -> None:
         ({"late_until": DUE + timedelta(days=1)}, "needs policy = 'accept'"),
         ({"late_until": DUE, "policy": "accept"}, "must be after due"),
         ({"policy": "maybe"}, "policy"),
+        ({"due": datetime(9999, 12, 31, 23), "timezone": "America/New_York"}, "out of range"),
     ],
 )
 def test_bad_deadlines_are_refused_with_a_reason(fields: dict[str, object], words: str) -> None:
