@@ -81,12 +81,13 @@ def home(session: Session, user: User, listed: list[checkpoints.Checkpoint]) -> 
     for cp in listed:
         subs = by_cp.get(cp.id, [])
         if cp.definition.open or subs:
-            out.append(_progress(session, cp, subs, deadlines.effective(session, cp)))
+            out.append(_progress(session, user, cp, subs, deadlines.effective(session, cp)))
     return sorted(out, key=lambda p: not p.open)
 
 
 def _progress(
     session: Session,
+    user: User,
     cp: checkpoints.Checkpoint,
     subs: list[Submission],
     deadline: DeadlineSpec | None,
@@ -98,8 +99,8 @@ def _progress(
     results = repository.results(session, wanted)
     versions = {s.id: i + 1 for i, s in enumerate(subs)}
     steps, overridden = [], False
-    if best is not None:
-        result = results.get(best.id) or {}
+    if best is not None:  # its reasons as the student may see them (hidden cases withheld)
+        result = deadlines.viewed(session, user, cp, results.get(best.id)) or {}
         steps = [str(m) for m in (result.get("messages") or [])[1:]]
         overridden = result.get("level") != best.level
     due = deadline.due if deadline else None

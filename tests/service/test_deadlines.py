@@ -158,3 +158,18 @@ def test_hidden_cases_are_withheld_from_a_student_until_the_due_time(
     with sessions()() as s:  # the stored result kept them all along
         sub = s.get(Submission, sid)
         assert sub is not None and "secret-wide" in str(sub.result)
+
+
+def test_the_home_pages_next_step_withholds_hidden_cases_until_the_due_time(
+    client: TestClient, make_user
+) -> None:  # type: ignore[no-untyped-def]
+    prof, ann = make_user("prof", "instructor"), make_user("ann")
+    stored("ann", _hidden_result(), CP)
+    token = ann["Authorization"].split()[1]
+    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    assert _deadline(client, prof, due=_at(days=1), policy="accept").status_code == 200
+    page = client.get("/").text
+    assert "secret-wide" not in page and "shown after the due time" in page
+    assert "late work accepted" in page
+    assert _deadline(client, prof, due=_at(minutes=-1)).status_code == 200
+    assert "secret-wide" in client.get("/").text
