@@ -8,7 +8,7 @@ from app.deadlines.schemas import DeadlineIn, DeadlineOut
 from app.deps import CurrentUser, SessionDep, SettingsDep, Staff
 from app.errors import documented
 from app.models import User
-from grader.deadlines import DeadlineSpec
+from grader import DeadlineSpec
 
 router = APIRouter(
     prefix="/api/checkpoints", tags=["deadlines"], responses=documented(400, 401, 404, 422, 503)

@@ -16,9 +16,7 @@ from app.deadlines import repository
 from app.models import CheckpointDeadline, Submission, User, now
 from app.settings import Settings
 from app.users.service import is_staff
-from grader import checkpoints
-from grader.deadlines import Admission, DeadlineSpec, LatePolicy
-from grader.hidden import withhold
+from grader import Admission, DeadlineSpec, LatePolicy, checkpoints, withhold_hidden
 
 
 def effective(session: Session, cp: checkpoints.Checkpoint) -> DeadlineSpec | None:
@@ -121,7 +119,7 @@ def viewed(
     """A stored result as `user` may see it now."""
     if not result or hidden_shown(session, user, cp):
         return result
-    return withhold(result)
+    return withhold_hidden(result)
 
 
 def submission_result(

@@ -15,8 +15,7 @@ from sqlalchemy.orm import Session
 from app.deadlines import service as deadlines
 from app.models import Status, Submission, User, now
 from app.submissions import repository
-from grader import checkpoints
-from grader.deadlines import Admission, DeadlineSpec
+from grader import Admission, DeadlineSpec, checkpoints
 
 HISTORY = 500  # submissions read per student
 CLIMB = 40  # GPU gradings per checkpoint placed on the roofline (the latest)

@@ -91,7 +91,7 @@ def evaluate(
     by_case: dict[str, CaseSpec] = {r.case.name: r.case for r in runs}
 
     for rec in collected.records:
-        # `hidden` marks a hidden case in the result (views withhold it: grader/hidden.py);
+        # `hidden` marks a hidden case in the result (views withhold it: grader/judge/hidden.py);
         # without show_hidden its details are left out of the result itself
         hidden = rec.run.case.hidden and not show_hidden
         if rec.error is not None:

@@ -9,9 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pydantic import ValidationError
 
-from grader.deadlines import Admission, DeadlineSpec, LatePolicy
-from grader.hidden import WITHHELD, withhold
-from grader.models import CheckpointDef
+from grader.judge.hidden import WITHHELD, withhold
+from grader.models import Admission, CheckpointDef, DeadlineSpec, LatePolicy
 
 DUE = datetime(2026, 12, 8, 22, 59, tzinfo=UTC)
 
