@@ -173,3 +173,61 @@ def test_the_home_pages_next_step_withholds_hidden_cases_until_the_due_time(
     assert "late work accepted" in page
     assert _deadline(client, prof, due=_at(minutes=-1)).status_code == 200
     assert "secret-wide" in client.get("/").text
+
+
+def test_the_definitions_deadline_until_an_instructor_overrides_it(
+    client: TestClient, make_user, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    from app.checkpoints import service
+    from app.settings import get_settings
+    from grader import checkpoints
+
+    folder = tmp_path / "lab_add"
+    shutil.copytree(ROOT / "reference_kernels" / "c3a_vector_add", folder)
+    toml = folder / "checkpoint.toml"
+    past = (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    text = toml.read_text().replace('id = "c3a-vector-add"', 'id = "lab-add"')
+    toml.write_text(text + f'\n[deadline]\ndue = {past}\ntimezone = "Asia/Tokyo"\n')
+    service.install(get_settings(), checkpoints.load(folder))
+    prof, ann = make_user("prof", "instructor"), make_user("ann")
+    source = (ROOT / "reference_kernels" / "c3a_vector_add" / "reference.py").read_text()
+    body = {"checkpoint": "lab-add", "source": source}
+    d = client.get("/api/checkpoints/lab-add/deadline", headers=ann).json()
+    assert d["source"] == "definition" and d["policy"] == "refuse"
+    assert d["shown"]["due"].endswith("JST (Asia/Tokyo)")
+    r = client.post("/api/submissions", headers=ann, json=body)
+    assert r.status_code == 403 and "it was due at" in r.json()["error"]
+    path = "/api/checkpoints/lab-add/deadline"
+    assert client.put(path, headers=prof, json={"due": _at(days=1)}).status_code == 200
+    r = client.post("/api/submissions", headers=ann, json=body)
+    assert r.status_code == 201 and r.json()["late"] is False
+    cleared = client.delete(path, headers=prof).json()
+    assert cleared["source"] == "definition"  # back to the file's: the submission is late now
+    assert client.get(f"/api/submissions/{r.json()['id']}", headers=ann).json()["late"] is True
+    assert client.post("/api/submissions", headers=ann, json=body).status_code == 403
+
+
+def test_the_deadlines_page_refuses_a_bad_deadline_with_its_reason(
+    client: TestClient, make_user
+) -> None:  # type: ignore[no-untyped-def]
+    import re
+
+    prof = make_user("prof", "instructor")
+    token = prof["Authorization"].split()[1]
+    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    page = client.get("/deadlines")
+    assert page.status_code == 200 and 'data-checkpoint="c3a-softmax"' in page.text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert csrf
+    form = {"csrf": csrf.group(1), "due": "2026-12-08T23:59", "timezone": "Mars/Olympus"}
+    r = client.post("/deadlines/c3a-softmax", data=form, follow_redirects=False)
+    assert r.status_code == 400 and "unknown time zone" in r.text
+    assert client.get(f"/api/checkpoints/{CP}/deadline", headers=prof).json()["source"] == "none"
+    form |= {"timezone": "Europe/Berlin", "policy": "accept"}
+    r = client.post("/deadlines/c3a-softmax", data=form, follow_redirects=False)
+    assert r.status_code == 303
+    assert "2026-12-08 23:59 CET (Europe/Berlin)" in client.get("/deadlines").text
+    r = client.post("/deadlines/c3a-nope", data=form, follow_redirects=False)
+    assert r.status_code == 404
