@@ -3,7 +3,7 @@ section, late work) and its pending level-4 evidence, the grades CSV."""
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -46,7 +46,8 @@ def leaderboard_pick(
     target = checkpoint or (listed[0] if listed else "c3a-softmax")
     query = {k: v for k, v in (("gpu", gpu), ("section", section), ("late", late)) if v}
     return RedirectResponse(
-        f"/leaderboard/{target}" + (f"?{urlencode(query)}" if query else ""), 303
+        f"/leaderboard/{quote(target, safe='')}" + (f"?{urlencode(query)}" if query else ""),
+        303,
     )
 
 

@@ -231,3 +231,21 @@ def test_the_deadlines_page_refuses_a_bad_deadline_with_its_reason(
     assert "2026-12-08 23:59 CET (Europe/Berlin)" in client.get("/deadlines").text
     r = client.post("/deadlines/c3a-nope", data=form, follow_redirects=False)
     assert r.status_code == 404
+
+
+def test_the_leaderboard_picker_redirects_within_the_board(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    prof = make_user("prof", "instructor")
+    token = prof["Authorization"].split()[1]
+    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    r = client.get(
+        "/leaderboard",
+        params={"checkpoint": "c3a-rmsnorm", "section": "A", "late": "include"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+    assert r.headers["location"] == "/leaderboard/c3a-rmsnorm?section=A&late=include"
+    r = client.get(
+        "/leaderboard", params={"checkpoint": "/evil.example/x?y"}, follow_redirects=False
+    )
+    assert r.headers["location"] == "/leaderboard/%2Fevil.example%2Fx%3Fy"
+    assert client.get(r.headers["location"]).status_code == 404
