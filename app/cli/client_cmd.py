@@ -99,7 +99,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         print(
             f"{r['id']:>6}  {r['created_at'][:19]}  {who}{r['checkpoint']:<18} {r['status']:<7} "
             f"{r['verdict'] or '-':<14} level {r['level'] if r['level'] is not None else '-'}"
-            f"  {speed}"
+            f"  {speed}" + ("  late" if r.get("late") else "")
         )
     return 0
 
