@@ -23,6 +23,7 @@ from grader import (
     facts,
     gpus,
     nsight,
+    roofline,
     sandbox,
 )
 from grader.benchmark import BenchShape
@@ -83,13 +84,9 @@ def finish(
         )
     stages["compile_baseline"] = time.monotonic() - t
     name = torch.cuda.get_device_name()
+    peaks = _compute_peaks(checkpoint, options, stages)
     bench = benchmark.judge(
-        shapes,
-        collected.bench_times,
-        cal,
-        name,
-        d.rubric.baseline,
-        apart,
+        shapes, collected.bench_times, cal, name, d.rubric.baseline, apart, peaks
     )
     result.benchmark = bench
     model = bench.gpu_model
@@ -99,7 +96,11 @@ def finish(
             f"({', '.join(d.target_gpus)})."
         )
     reasons.extend(bench.flags)
-    reasons.extend(_speedup_reasons(bench, checkpoint))
+    if d.rubric.level3 == "win":  # "explained_gap": losing to the baseline costs no level
+        reasons.extend(_speedup_reasons(bench, checkpoint))
+    result.messages.extend(
+        roofline.summary(s.name, s.roofline, d.rubric.baseline) for s in bench.shapes if s.roofline
+    )
 
     profiles = []
     if options.profile:
@@ -131,6 +132,20 @@ def finish(
         result.explanation = check
         reasons.extend(check.messages)
     return reasons
+
+
+def _compute_peaks(
+    checkpoint: Checkpoint, options: GradeOptions, stages: dict[str, float]
+) -> dict[str, float]:
+    """The calibrated tensor-core ceilings of the benchmark's dtypes, for a checkpoint that
+    declares its FLOPs; none for a memory-bound one."""
+    if not checkpoint.compute_bound:
+        return {}
+    t = time.monotonic()
+    dtypes = [c.dtype for c in checkpoint.definition.benchmark_shapes]
+    peaks = roofline.ceilings(options.cache_dir, dtypes)
+    stages["calibrate_compute"] = time.monotonic() - t
+    return peaks
 
 
 def _timed_calls_right(result: GradeResult, collected: Collected, shapes: list[BenchShape]) -> bool:
@@ -247,7 +262,7 @@ def run_profile(
                 raise
         else:
             said = Collector([], {}, limits.result_bytes)
-            spec = _replay_spec(paths, child_spec, ncu)
+            spec = _replay_spec(paths, child_spec, ncu, checkpoint.compute_bound)
             run = sandbox.run(spec, limits, said, sandboxed=paths.sandboxed)
         stages["nsight_run"] = time.monotonic() - t  # its start and profile phases, and ncu's own
         out.configs = said.result.profiled
@@ -280,14 +295,17 @@ def _mounts(ncu: str) -> list[sandbox.Mount]:
     return [sandbox.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
 
 
-def _replay_spec(paths: Paths, child_spec: SpecFn, ncu: str) -> sandbox.Spec:
-    return child_spec(
-        paths, [ncu, *nsight.submission_args(f"{paths.out_inside}/full")], _mounts(ncu)
-    )
+def _replay_spec(paths: Paths, child_spec: SpecFn, ncu: str, compute: bool = False) -> sandbox.Spec:
+    args = nsight.submission_args(f"{paths.out_inside}/full", compute)
+    return child_spec(paths, [ncu, *args], _mounts(ncu))
 
 
 def start_replay(
-    paths: Paths, child_spec: SpecFn, options: GradeOptions, stack: contextlib.ExitStack
+    paths: Paths,
+    child_spec: SpecFn,
+    options: GradeOptions,
+    stack: contextlib.ExitStack,
+    compute: bool = False,
 ) -> early.Early | None:
     """Start the Nsight replay's child under `ncu` now, while the grading's child runs: its
     seconds of starting Python, torch and Triton under `ncu` then overlap the grading. Until
@@ -298,7 +316,7 @@ def start_replay(
     if ncu is None:
         return None
     said = Collector([], {}, options.limits.result_bytes)
-    spec = _replay_spec(paths, child_spec, ncu)
+    spec = _replay_spec(paths, child_spec, ncu, compute)
     return stack.enter_context(early.started(spec, options.limits, said, paths.sandboxed))
 
 
@@ -337,7 +355,8 @@ def _baseline_kernels(
         except (KeyError, TypeError, ValueError):
             pass  # an unreadable entry is measured again
     paths = write_profile_job(names, False, shape.id)
-    spec = child_spec(paths, [ncu, *nsight.metrics_args(f"{paths.out_inside}/baselines")], mounts)
+    args = nsight.metrics_args(f"{paths.out_inside}/baselines", checkpoint.compute_bound)
+    spec = child_spec(paths, [ncu, *args], mounts)
     run = sandbox.run(spec, options.limits, _drain, sandboxed=paths.sandboxed)
     report = nsight.take_report(
         paths.out / "baselines.ncu-rep", paths.job.parent / "b.ncu-rep", run.output
