@@ -306,8 +306,10 @@ def read_sentence(sentence: str) -> list[Claim]:
             c.versus = _versus(b, subjects, start, end)
         else:
             c.subject = _subject(b, subjects, start, end, lo, hi, prev_subject)
-            if c.subject == "ceiling" and c.quantity != "tflops":
-                c.subject = None  # "87 % of the ceiling": the ceiling is what it is a share of
+            if c.quantity == "intensity" or (c.subject == "ceiling" and c.quantity != "tflops"):
+                # the problem's intensity, not an implementation's; "87 % of the ceiling": the
+                # ceiling is what it is a share of
+                c.subject = None
             prev_subject = c.subject
         claims.append(c)
     return claims
@@ -348,6 +350,9 @@ def _classify(kind: str, before: str, after: str) -> tuple[str, str | None]:
     if kind == "ratio":
         cue = nearest(["speed", "traffic"])
         return {"speed": "speedup", "traffic": "traffic_ratio"}.get(cue or "", "ratio"), None
+    for name in ("tensor_pipe", "sm_throughput"):  # named in its clause: "active 76 % of the time"
+        if _CUES[name].search(before) or _CUES[name].search(after):
+            return name, None
     cue = nearest(
         ["tensor_pipe", "sm_throughput", "occupancy", "l2_hit", "pct_of_peak", "speed", "traffic"]
     )

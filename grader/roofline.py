@@ -88,7 +88,7 @@ def place(
     intensity = flops / nbytes if nbytes else 0.0
     ridge = (peak_tflops * 1e12) / (peak_gbps * 1e9) if peak_gbps else 0.0
     roof = min(peak_tflops, intensity * peak_gbps / 1e3) if peak_gbps else peak_tflops
-    tflops = {n: round(flops / (us * 1e-6) / 1e12, 1) for n, us in times_us.items() if us > 0}
+    tflops = {n: round(flops / (us * 1e-6) / 1e12, 2) for n, us in times_us.items() if us > 0}
     mine = tflops.get("submission", 0.0)
     return Roofline(
         flops=flops,
@@ -97,7 +97,7 @@ def place(
         peak_gbps=round(peak_gbps, 1),
         ridge=round(ridge, 1),
         bound="compute" if intensity >= ridge else "memory",
-        roof_tflops=round(roof, 1),
+        roof_tflops=round(roof, 2),
         tflops=tflops,
         pct_of_roof=round(100 * mine / roof, 1) if roof else 0.0,
     )
