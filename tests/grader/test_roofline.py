@@ -226,3 +226,61 @@ def test_the_raw_csv_parser_reads_the_compute_metrics() -> None:
     (k,) = nsight.parse_raw_csv(text)
     assert (k.duration_us, k.tensor_pipe_pct, k.sm_throughput_pct) == (220.768, 75.7, 72.71)
     assert nsight.totals([k])["unknown"].tensor_pipe_pct == 75.7
+
+
+def test_the_gpu_tests_gemm_explanation_is_backed_and_its_wrong_variant_is_not() -> None:
+    """tests/gpu/explain.gemm_gap (what the GPU test and benchmarks/gpu_compute.py submit),
+    written from a grading's citable table, is backed by that table."""
+    from grader.models import GradeResult, Verdict
+    from tests.gpu.explain import gemm_gap
+
+    result = GradeResult(checkpoint=GEMM.id, verdict=Verdict.CORRECT, level=2, device="cuda")
+    result.citable = facts.build(_gemm_bench(), [_profile()], "NVIDIA H200")
+    text = gemm_gap(result)
+    good = explanation.check(text, GEMM.definition.rubric, result.citable)
+    assert good.backed, (text, good.messages)
+    kinds = {n["fact"] for n in good.numbers}
+    assert {"tflops", "speedup", "intensity", "tensor_pipe"} <= kinds
+    bad = explanation.check(
+        gemm_gap(result, tflops_scale=1.3), GEMM.definition.rubric, result.citable
+    )
+    assert not bad.backed
+
+
+def test_the_gpu_tests_attention_explanation_is_backed() -> None:
+    from grader.models import GradeResult, Verdict
+    from tests.gpu.explain import attention_win
+
+    case = CaseSpec(name="seq4096-d128-causal-bf16", shape=[4, 16, 4096, 128], dtype="bfloat16")
+    flops = 2 * 4 * 16 * 4096 * 4096 * 128
+    shape = BenchShape(0, case, [], [], [], 4 * 4 * 16 * 4096 * 128 * 2, flops=flops)
+    rng = random.Random(2)
+    sub = [1360 * (1 + rng.gauss(0, 0.01)) for _ in range(30)]
+    raw = {
+        0: {
+            "times": {
+                "submission": sub,
+                "naive": [29000 * (1 + rng.gauss(0, 0.01)) for _ in range(30)],
+                "torch": [1050 * (1 + rng.gauss(0, 0.01)) for _ in range(30)],
+            },
+            "synced": {},
+        }
+    }
+    raw[0]["synced"] = {k: [t + 5 for t in v] for k, v in raw[0]["times"].items()}
+    bench = benchmark.judge([shape], raw, CAL, "NVIDIA H200", "naive", None, PEAKS)
+    kernels = [
+        KernelMetrics(impl="submission", name="_attention_kernel", duration_us=1300,
+                      dram_read_bytes=201e6, dram_write_bytes=67e6),
+        KernelMetrics(impl="naive", name="gemm", duration_us=28000,
+                      dram_read_bytes=4.4e9, dram_write_bytes=2.2e9),
+    ]  # fmt: skip
+    profile = ProfileResult(
+        shape=case.shape, dtype=case.dtype, name=case.name, kernels=kernels,
+        totals=nsight.totals(kernels),
+    )  # fmt: skip
+    result = GradeResult(checkpoint=ATTENTION.id, verdict=Verdict.CORRECT, level=2, device="cuda")
+    result.citable = facts.build(bench, [profile], "NVIDIA H200")
+    text = attention_win(result)
+    check = explanation.check(text, ATTENTION.definition.rubric, result.citable)
+    assert check.backed, (text, check.messages)
+    assert gpu_stage.speedup_reasons(bench, ATTENTION) == []
