@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from grader import GradeResult, Verdict, checkpoints, roofline
+from grader.sandbox import Limits
 from tests.gpu.explain import attention_win, gemm_gap
 from tests.gpu.test_gpu_grading import grade_gpu
 
@@ -20,6 +21,9 @@ pytestmark = [
     pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU"),
 ]
 GEMM = checkpoints.get("c3a-gemm-e3")
+# the service's GPU time limit (app/settings.py): the attention child compiles eight
+# specializations before it is timed
+LIMITS = Limits(wall_seconds=300)
 ATTENTION = checkpoints.get("c3a-attention")
 
 
@@ -36,7 +40,7 @@ def test_the_tensor_core_ceilings_are_measured_once_and_kept(tmp_path: Path) -> 
 @pytest.fixture(scope="module")
 def gemm_first(tmp_path_factory: pytest.TempPathFactory) -> tuple[GradeResult, Path]:
     tmp = tmp_path_factory.mktemp("gemm")
-    first = grade_gpu(GEMM.reference_solution.read_text(), GEMM.id, tmp)
+    first = grade_gpu(GEMM.reference_solution.read_text(), GEMM.id, tmp, limits=LIMITS)
     assert first.verdict is Verdict.CORRECT, first.messages
     return first, tmp
 
@@ -61,7 +65,9 @@ def test_the_gemm_reference_is_placed_on_the_roofline(gemm_first: tuple[GradeRes
 def test_the_gemm_reference_explained_reaches_level_3(gemm_first: tuple[GradeResult, Path]) -> None:
     first, tmp = gemm_first
     text = gemm_gap(first)
-    second = grade_gpu(GEMM.reference_solution.read_text(), GEMM.id, tmp, explanation=text)
+    second = grade_gpu(
+        GEMM.reference_solution.read_text(), GEMM.id, tmp, explanation=text, limits=LIMITS
+    )
     assert second.level == 3, (text, second.messages)
     assert second.explanation is not None and second.explanation.backed
 
@@ -71,21 +77,25 @@ def test_a_wrong_tflops_figure_keeps_the_gemm_at_level_2(
 ) -> None:
     first, tmp = gemm_first
     text = gemm_gap(first, tflops_scale=1.3)
-    second = grade_gpu(GEMM.reference_solution.read_text(), GEMM.id, tmp, explanation=text)
+    second = grade_gpu(
+        GEMM.reference_solution.read_text(), GEMM.id, tmp, explanation=text, limits=LIMITS
+    )
     assert second.level == 2 and second.explanation is not None
     assert any("TFLOP/s, yours" in m for m in second.explanation.messages), second.messages
 
 
 def test_the_attention_reference_beats_naive_and_explained_reaches_level_3(tmp_path: Path) -> None:
     source = ATTENTION.reference_solution.read_text()
-    first = grade_gpu(source, ATTENTION.id, tmp_path)
+    first = grade_gpu(source, ATTENTION.id, tmp_path, limits=LIMITS)
     assert first.verdict is Verdict.CORRECT, first.messages
     bench = first.benchmark
     assert bench is not None and not bench.flags, bench
     for s in bench.shapes:
         assert s.speedup["naive"].low > 1, (s.name, s.speedup)
         assert "torch" in s.speedup and s.roofline is not None
-    second = grade_gpu(source, ATTENTION.id, tmp_path, explanation=attention_win(first))
+    second = grade_gpu(
+        source, ATTENTION.id, tmp_path, explanation=attention_win(first), limits=LIMITS
+    )
     assert second.level == 3, second.messages
 
 
@@ -95,6 +105,6 @@ def test_the_attention_reference_beats_naive_and_explained_reaches_level_3(tmp_p
 def test_fp16_accumulation_is_caught_on_the_gpu(cid: str, wrong: str, tmp_path: Path) -> None:
     ck = checkpoints.get(cid)
     source = (ck.folder / "solutions" / "wrong" / f"{wrong}.py").read_text()
-    result = grade_gpu(source, cid, tmp_path, benchmark=False)
+    result = grade_gpu(source, cid, tmp_path, benchmark=False, limits=LIMITS)
     assert result.verdict is Verdict.WRONG_ANSWER, result.messages
     assert "offset" in " ".join(c.name for c in result.cases if not c.passed)
