@@ -284,3 +284,21 @@ def test_the_gpu_tests_attention_explanation_is_backed() -> None:
     check = explanation.check(text, ATTENTION.definition.rubric, result.citable)
     assert check.backed, (text, check.messages)
     assert gpu_stage.speedup_reasons(bench, ATTENTION) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "quantity", "value"),
+    [
+        ("my kernel reaches 694 TFLOPS", "tflops", 694),
+        ("my kernel reaches 0.69 PFLOP/s", "tflops", 690),
+        ("my kernel reaches 694000 GFLOP/s", "tflops", 694),
+        ("the intensity is 1365 FLOP/B", "intensity", 1365),
+        ("the intensity is 1365 flops per byte", "intensity", 1365),
+        ("its SM throughput is 72 %", "sm_throughput", 72),
+        ("the SMs are busy 72 % of the time", "sm_throughput", 72),
+        ("its tensor pipe is active 76 % of the time", "tensor_pipe", 76),
+    ],
+)
+def test_the_compute_units_of_the_docs_are_read(text: str, quantity: str, value: float) -> None:
+    (c,) = claims.read(text)
+    assert (c.quantity, round(c.value)) == (quantity, value)
