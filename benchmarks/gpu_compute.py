@@ -22,11 +22,12 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-from grader import GradeOptions, GradeResult, checkpoints, grade, roofline  # noqa: E402
-from grader.calibrate import time_ms  # noqa: E402
+from grader import GradeOptions, GradeResult, checkpoints, grade  # noqa: E402
+from grader.gpu import roofline  # noqa: E402
+from grader.gpu.calibrate import time_ms  # noqa: E402
+from grader.judge.report import render  # noqa: E402
 from grader.pipeline import versions  # noqa: E402
-from grader.report import render  # noqa: E402
-from grader.sandbox import Limits  # noqa: E402
+from grader.sandbox.bwrap import Limits  # noqa: E402
 from tests.gpu.explain import attention_win, gemm_gap  # noqa: E402
 
 EXPLAIN = {"c3a-gemm-e3": gemm_gap, "c3a-attention": attention_win}

@@ -67,7 +67,7 @@ class Checkpoint:
 
     def flops(self, inputs: list[Arg], output: torch.Tensor) -> int | None:
         """The work of one call, as problem.py's `flops(inputs, output)` declares it; None: the
-        checkpoint declares none (memory-bound: no roofline of FLOPs, grader/roofline.py)."""
+        checkpoint declares none (memory-bound: no roofline of FLOPs, grader/gpu/roofline.py)."""
         fn = getattr(self.problem, "flops", None)
         return int(fn(inputs, output)) if fn is not None else None
 

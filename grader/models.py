@@ -192,7 +192,7 @@ class ShapeBenchmark(BaseModel):
 
 
 class Roofline(BaseModel):
-    """One benchmark shape on the roofline (grader/roofline.py): the declared work over the
+    """One benchmark shape on the roofline (grader/gpu/roofline.py): the declared work over the
     minimal bytes, against the calibrated tensor-core ceiling of its dtype and the memory
     ceiling. TFLOP/s per implementation: the declared FLOPs over its median time."""
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from grader import GradeResult, Verdict, checkpoints, roofline
-from grader.sandbox import Limits
+from grader import GradeResult, Verdict, checkpoints
+from grader.gpu import roofline
+from grader.sandbox.bwrap import Limits
 from tests.gpu.explain import attention_win, gemm_gap
 from tests.gpu.test_gpu_grading import grade_gpu
 

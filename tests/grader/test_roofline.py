@@ -10,11 +10,13 @@ import random
 import pytest
 import torch
 
-from grader import benchmark, checkpoints, claims, explanation, facts, gpu_stage, nsight, rubric
-from grader.benchmark import BenchShape
-from grader.calibrate import Calibration
+from grader import checkpoints
+from grader.gpu import benchmark, gpu_stage, nsight
+from grader.gpu.calibrate import Calibration
+from grader.gpu.roofline import place
+from grader.judge import claims, explanation, facts, rubric
 from grader.models import CaseSpec, KernelMetrics, ProfileResult
-from grader.roofline import place
+from grader.plan.shapes import BenchShape
 
 CAL = Calibration("H200|test", copy_gbps=4250.0, read_gbps=4460.0)
 # the 2026-12-01 H200 probe: cuBLAS bf16 8192³ 798 TFLOP/s

@@ -23,7 +23,7 @@ from pathlib import Path
 import torch
 
 from grader import cachefile
-from grader.calibrate import driver_version, time_ms
+from grader.gpu.calibrate import driver_version, time_ms
 from grader.models import Roofline
 
 CEILING_N = 8192  # the square matmul the ceiling is measured on

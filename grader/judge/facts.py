@@ -176,7 +176,7 @@ def _bench_facts(bench: BenchmarkResult) -> list[Fact]:
 
 
 def _roofline_facts(at: _At, r: Roofline) -> list[Fact]:
-    """A compute-bound shape's place on the roofline (grader/roofline.py): each
+    """A compute-bound shape's place on the roofline (grader/gpu/roofline.py): each
     implementation's TFLOP/s and share of the tensor-core ceiling, the intensity."""
     out = []
     for impl, tf in r.tflops.items():

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader import claims, facts
-from grader.claims import Claim
+from grader.judge import claims, facts
+from grader.judge.claims import Claim
 from grader.models import Citable, ExplanationCheck, Fact, RubricSpec
 
 # a claim's quantity -> the facts it may be compared with
@@ -32,7 +32,7 @@ QUANTITIES: dict[str, tuple[str, ...]] = {
     "l2_hit": ("l2_hit",),
     "percent": ("pct_of_peak", "occupancy", "l2_hit", "tensor_pipe", "sm_throughput"),
     "kernels": ("kernels",),
-    # compute-bound checkpoints (grader/roofline.py, the compute metrics of nsight.py)
+    # compute-bound checkpoints (grader/gpu/roofline.py; the compute metrics of gpu/nsight.py)
     "tflops": ("tflops",),
     "intensity": ("intensity",),
     "tensor_pipe": ("tensor_pipe",),
