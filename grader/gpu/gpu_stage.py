@@ -61,24 +61,8 @@ def finish(
     if not _timed_calls_right(result, collected, shapes):
         return ["wrong while being timed"]
 
-    t = time.monotonic()
-    cal = calibrate.get(options.cache_dir)
-    stages["calibrate"] = time.monotonic() - t
-    t = time.monotonic()
-    try:
-        apart = compiled.times(checkpoint, shapes, flush_bytes(), options.cache_dir)
-    except Exception as exc:  # the worker's own toolchain: reported, never the student's fault
-        apart = {}
-        result.messages.append(
-            f"The torch.compile baseline could not be measured on this worker "
-            f"({type(exc).__name__}: {str(exc)[:200]}); it is left out of the comparison."
-        )
-    stages["compile_baseline"] = time.monotonic() - t
     name = torch.cuda.get_device_name()
-    peaks = _compute_peaks(checkpoint, options, stages)
-    bench = benchmark.judge(
-        shapes, collected.bench_times, cal, name, d.rubric.baseline, apart, peaks
-    )
+    bench = _judged(result, collected, shapes, checkpoint, options, stages)
     result.benchmark = bench
     model = bench.gpu_model
     if model not in d.target_gpus:
@@ -122,6 +106,35 @@ def finish(
         result.explanation = check
         reasons.extend(check.messages)
     return reasons
+
+
+def _judged(
+    result: GradeResult,
+    collected: Collected,
+    shapes: list[BenchShape],
+    checkpoint: Checkpoint,
+    options: GradeOptions,
+    stages: dict[str, float],
+) -> BenchmarkResult:
+    """The benchmark judged against this GPU's ceilings (memory; for a compute-bound
+    checkpoint the tensor cores' too) and the baselines, the compile baseline timed apart."""
+    t = time.monotonic()
+    cal = calibrate.get(options.cache_dir)
+    stages["calibrate"] = time.monotonic() - t
+    t = time.monotonic()
+    try:
+        apart = compiled.times(checkpoint, shapes, flush_bytes(), options.cache_dir)
+    except Exception as exc:  # the worker's own toolchain: reported, never the student's fault
+        apart = {}
+        result.messages.append(
+            f"The torch.compile baseline could not be measured on this worker "
+            f"({type(exc).__name__}: {str(exc)[:200]}); it is left out of the comparison."
+        )
+    stages["compile_baseline"] = time.monotonic() - t
+    peaks = _compute_peaks(checkpoint, options, stages)
+    name = torch.cuda.get_device_name()
+    baseline = checkpoint.definition.rubric.baseline
+    return benchmark.judge(shapes, collected.bench_times, cal, name, baseline, apart, peaks)
 
 
 def _compute_peaks(
