@@ -6,6 +6,7 @@ rewards an explained loss, and memory-bound checkpoints left exactly as they wer
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 import torch
@@ -304,3 +305,16 @@ def test_the_gpu_tests_attention_explanation_is_backed() -> None:
 def test_the_compute_units_of_the_docs_are_read(text: str, quantity: str, value: float) -> None:
     (c,) = claims.read(text)
     assert (c.quantity, round(c.value)) == (quantity, value)
+
+
+def test_the_report_shows_each_shapes_roofline_and_the_ceilings() -> None:
+    from grader.judge.report import render
+    from grader.models import GradeResult, Verdict
+
+    result = GradeResult(checkpoint=GEMM.id, verdict=Verdict.CORRECT, level=2, device="cuda")
+    result.benchmark = _gemm_bench()
+    text = render(result)
+    assert "tensor-core ceilings: measured here: cuBLAS 8192³ matmul" in text
+    line = r"roofline: 69\d TFLOP/s \(torch 7[56]\d\), 87 % of the roof 798 TFLOP/s"
+    assert re.search(line, text)
+    assert "compute-bound (ridge 179)" in text
