@@ -108,12 +108,12 @@ def _benchmark_lines(result: GradeResult) -> list[str]:
             f"  {s.name} {tuple(s.shape)} {s.dtype}: yours {s.times_us['submission']:.1f} µs "
             f"({base} µs); speedup {speed}; {s.gbps:.0f} GB/s = {s.pct_of_peak:.0f} % of peak"
         )
-        if (r := s.roofline) is not None:
-            tflops = ", ".join(f"{n} {v:.0f}" for n, v in r.tflops.items() if n != "submission")
+        if (roof := s.roofline) is not None:
+            tflops = ", ".join(f"{n} {v:.0f}" for n, v in roof.tflops.items() if n != "submission")
             lines.append(
-                f"    roofline: {r.tflops.get('submission', 0):.0f} TFLOP/s ({tflops}), "
-                f"{r.pct_of_roof:.0f} % of the roof {r.roof_tflops:.0f} TFLOP/s; intensity "
-                f"{r.intensity:.0f} FLOP/byte, {r.bound}-bound (ridge {r.ridge:.0f})"
+                f"    roofline: {roof.tflops.get('submission', 0):.0f} TFLOP/s ({tflops}), "
+                f"{roof.pct_of_roof:.0f} % of the roof {roof.roof_tflops:.0f} TFLOP/s; intensity "
+                f"{roof.intensity:.0f} FLOP/byte, {roof.bound}-bound (ridge {roof.ridge:.0f})"
             )
     for n, r in b.geomean.items():
         lines.append(f"  geometric mean vs {n}: {r.median:.2f}× [{r.low:.2f}, {r.high:.2f}]")
