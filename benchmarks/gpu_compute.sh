@@ -4,8 +4,9 @@
 # then c3a-gemm-e3's and c3a-attention's references graded with the benchmark and Nsight, each
 # twice — profiled without an explanation, then with the one written from that grading's
 # citable table (benchmarks/gpu_compute.py). PART=tests instead runs the GPU tests of
-# tests/gpu/test_gpu_compute.py. What comes back is one archive, $OUT/compute.tgz
-# (record.json, record.md, the logs, the Nsight reports, machine.txt).
+# tests/gpu/test_gpu_compute.py. What comes back: $OUT/compute.tgz (record.json, record.md,
+# the logs, machine.txt) and, apart so that a large one cannot hold the rest back,
+# $OUT/ncu-reports.tgz (the submissions' Nsight reports).
 # Step timeouts add up to less than the call's limit (T_* override them).
 source benchmarks/device_env.sh
 OUT=${OUT:-/tmp/out}
@@ -21,6 +22,6 @@ case "${PART:-record}" in
       -p no:cacheprovider -k "${TESTS_K:-not nothing}" > $V/gpu-tests.log 2>&1
     ;;
 esac
-rm -rf $V/cache/triton-by-source
-tar czf "$OUT/compute.tgz" -C /tmp compute
+tar czf "$OUT/compute.tgz" -C /tmp --exclude=compute/cache --exclude='*.ncu-rep' compute
+(cd /tmp && find compute -name '*.ncu-rep' -print0 | tar czf "$OUT/ncu-reports.tgz" --null -T -)
 tail -40 $V/*.log
