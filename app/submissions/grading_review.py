@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from app.core.errors import Conflict, Invalid, NotFound
 from app.models import Evidence, EvidenceStatus, LevelOverride, Status, Submission, User, now
-from app.submissions import repository
+from app.submissions import repository, results
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,19 @@ def override(
         raise Conflict("only a graded submission's level can be changed")
     if not note.strip():
         raise Invalid("an override needs a note saying why")
+    graded = results.graded_level(session, sub)
+    if level == 4 and graded != 3:
+        raise Conflict(
+            f"level 4 builds on level 3: this result was graded level {graded}; "
+            "level 4 is given only on top of a level-3 result"
+        )
     row = LevelOverride(
         submission_id=sub.id,
         instructor_id=instructor.id,
         old_level=sub.level,
         new_level=level,
         note=note.strip(),
+        result_id=sub.result_id,
     )
     sub.level = level
     session.add(row)

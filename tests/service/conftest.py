@@ -81,7 +81,9 @@ def service_env(
         conn.execute(
             text(
                 "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
-                "evidence, level_overrides, standings, submissions, users, workers "
+                "evidence, level_overrides, standings, grading_results, regrades, "
+                "checkpoint_versions, "
+                "submissions, users, workers "
                 "RESTART IDENTITY"
             )
         )

@@ -1,0 +1,132 @@
+"""Every finished grading of a submission, kept (`grading_results`): a first grading and each
+regrade add one; the submission's summary fields and `result_id` are the newest, graded by
+the checkpoint version it names. What an instructor's override changed is said per result:
+the override in force is the latest one made on the current result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.models import GradingResult, LevelOverride, Submission, User
+
+
+@dataclass(frozen=True)
+class Override:
+    """An instructor's change of a result's level: who, when, why."""
+
+    old_level: int | None
+    new_level: int
+    note: str
+    by: str
+    at: str  # ISO 8601
+
+
+def add(session: Session, submission_id: int, version: str | None) -> GradingResult:
+    """Keep the submission's summary fields (just written by the worker) as its newest result,
+    of `version`, and make it the current one; the regrade it was queued for is done."""
+    sub = session.get(Submission, submission_id, populate_existing=True)
+    assert sub is not None
+    row = GradingResult(
+        submission_id=sub.id,
+        checkpoint_version=version,
+        regrade_id=sub.regrade_id,
+        verdict=sub.verdict,
+        level=sub.level,
+        speedup=sub.speedup,
+        gpu_model=sub.gpu_model,
+        result=sub.result,
+    )
+    session.add(row)
+    session.flush()
+    sub.result_id, sub.checkpoint_version, sub.regrade_id = row.id, version, None
+    session.flush()
+    return row
+
+
+def archive(session: Session, sub: Submission) -> None:
+    """A result stored before results were kept (no `result_id`): kept now, with its graded
+    level, so a regrade loses nothing."""
+    if sub.result_id is not None or sub.verdict is None:
+        return
+    first = overrides(session, sub.id)
+    row = GradingResult(
+        submission_id=sub.id,
+        checkpoint_version=sub.checkpoint_version,
+        verdict=sub.verdict,
+        level=first[0].old_level if first else sub.level,
+        speedup=sub.speedup,
+        gpu_model=sub.gpu_model,
+        result=sub.result,
+        created_at=sub.finished_at or sub.created_at,
+    )
+    session.add(row)
+    session.flush()
+    sub.result_id = row.id
+
+
+def of(session: Session, submission_id: int) -> list[GradingResult]:
+    """A submission's results, newest first."""
+    return list(
+        session.scalars(
+            select(GradingResult)
+            .where(GradingResult.submission_id == submission_id)
+            .order_by(GradingResult.id.desc())
+        ).all()
+    )
+
+
+def overrides(session: Session, submission_id: int) -> list[Override]:
+    """A submission's level overrides, oldest first, each with its instructor's name."""
+    return [o for _, o in _overrides(session, [submission_id]).get(submission_id, [])]
+
+
+def _overrides(session: Session, ids: list[int]) -> dict[int, list[tuple[int | None, Override]]]:
+    rows = session.execute(
+        select(LevelOverride, User.name)
+        .join(User, User.id == LevelOverride.instructor_id)
+        .where(LevelOverride.submission_id.in_(ids))
+        .order_by(LevelOverride.id)
+    ).all()
+    out: dict[int, list[tuple[int | None, Override]]] = {}
+    for o, name in rows:
+        rec = Override(o.old_level, o.new_level, o.note, name, o.created_at.isoformat())
+        out.setdefault(o.submission_id, []).append((o.result_id, rec))
+    return out
+
+
+def in_force(session: Session, subs: list[Submission]) -> dict[int, Override]:
+    """The override in force on each of these submissions (the latest made on its current
+    result), by id; none for those whose current result nobody changed."""
+    if not subs:
+        return {}
+    found = _overrides(session, [s.id for s in subs])
+    out = {}
+    for sub in subs:
+        mine = [o for rid, o in found.get(sub.id, []) if rid == sub.result_id]
+        if mine:
+            out[sub.id] = mine[-1]
+    return out
+
+
+def graded_level(session: Session, sub: Submission) -> int | None:
+    """The level the grader gave the current result, before any override."""
+    o = in_force(session, [sub]).get(sub.id)
+    if o is None:
+        return sub.level
+    firsts = [x for rid, x in _overrides(session, [sub.id])[sub.id] if rid == sub.result_id]
+    return firsts[0].old_level
+
+
+def summary(session: Session, sub: Submission) -> dict[str, Any]:
+    """The effective level, the graded one and the override in force, as every view shows
+    them (JSON, CLI, pages)."""
+    o = in_force(session, [sub]).get(sub.id)
+    return {
+        "level": sub.level,
+        "graded_level": graded_level(session, sub),
+        "override": o,
+    }
