@@ -10,6 +10,7 @@ from app import errors
 from app.checkpoints.router import router as checkpoints_api
 from app.health.router import router as health_api
 from app.leaderboard.router import router as leaderboard_api
+from app.regrades.router import router as regrades_api
 from app.submissions.router import router as submissions_api
 from app.users.router import router as users_api
 from app.web import checkpoints as checkpoint_pages
@@ -21,7 +22,7 @@ from app.web import users as user_pages
 from app.web.auth import NotSignedIn
 from app.web.templating import HERE, error_page
 
-API = (health_api, submissions_api, checkpoints_api, leaderboard_api, users_api)
+API = (health_api, submissions_api, checkpoints_api, leaderboard_api, users_api, regrades_api)
 PAGES = (
     home_pages,
     user_pages,

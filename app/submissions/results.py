@@ -6,9 +6,8 @@ the override in force is the latest one made on the current result."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.models import GradingResult, LevelOverride, Submission, User
@@ -23,6 +22,10 @@ class Override:
     note: str
     by: str
     at: str  # ISO 8601
+
+
+# The level the grader gave a result an instructor changed, and the override in force.
+Changed = tuple[int | None, Override]
 
 
 def add(session: Session, submission_id: int, version: str | None) -> GradingResult:
@@ -98,9 +101,9 @@ def _overrides(session: Session, ids: list[int]) -> dict[int, list[tuple[int | N
     return out
 
 
-def in_force(session: Session, subs: list[Submission]) -> dict[int, Override]:
-    """The override in force on each of these submissions (the latest made on its current
-    result), by id; none for those whose current result nobody changed."""
+def in_force(session: Session, subs: list[Submission]) -> dict[int, Changed]:
+    """For each of these submissions whose current result an instructor changed: the level
+    the grader gave it and the override in force (the latest made on it), by id."""
     if not subs:
         return {}
     found = _overrides(session, [s.id for s in subs])
@@ -108,25 +111,29 @@ def in_force(session: Session, subs: list[Submission]) -> dict[int, Override]:
     for sub in subs:
         mine = [o for rid, o in found.get(sub.id, []) if rid == sub.result_id]
         if mine:
-            out[sub.id] = mine[-1]
+            out[sub.id] = (mine[0].old_level, mine[-1])
     return out
 
 
 def graded_level(session: Session, sub: Submission) -> int | None:
     """The level the grader gave the current result, before any override."""
-    o = in_force(session, [sub]).get(sub.id)
-    if o is None:
-        return sub.level
-    firsts = [x for rid, x in _overrides(session, [sub.id])[sub.id] if rid == sub.result_id]
-    return firsts[0].old_level
+    changed = in_force(session, [sub]).get(sub.id)
+    return sub.level if changed is None else changed[0]
 
 
-def summary(session: Session, sub: Submission) -> dict[str, Any]:
-    """The effective level, the graded one and the override in force, as every view shows
-    them (JSON, CLI, pages)."""
-    o = in_force(session, [sub]).get(sub.id)
-    return {
-        "level": sub.level,
-        "graded_level": graded_level(session, sub),
-        "override": o,
-    }
+def history(session: Session, sub: Submission) -> list[tuple[GradingResult, list[Override]]]:
+    """Its results, newest first, each with the overrides made on it."""
+    found = _overrides(session, [sub.id]).get(sub.id, [])
+    return [(r, [o for rid, o in found if rid == r.id]) for r in of(session, sub.id)]
+
+
+def counts(session: Session, ids: list[int]) -> dict[int, int]:
+    """How many results each of these submissions has had."""
+    if not ids:
+        return {}
+    rows = session.execute(
+        select(GradingResult.submission_id, func.count())
+        .where(GradingResult.submission_id.in_(ids))
+        .group_by(GradingResult.submission_id)
+    )
+    return {sid: n for sid, n in rows}
