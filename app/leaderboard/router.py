@@ -7,7 +7,7 @@ from fastapi.responses import Response
 
 from app.deps import SessionDep, Staff
 from app.errors import documented
-from app.leaderboard import service
+from app.leaderboard import overrides, service
 from app.leaderboard.schemas import LeaderboardOut
 from app.models import User
 from app.responses import csv_download
@@ -22,7 +22,8 @@ def leaderboard(
     _: User = Staff,
     limit: Annotated[int | None, Query(ge=1, le=100_000, description="top N a board")] = None,
 ) -> LeaderboardOut:
-    return LeaderboardOut(checkpoint=checkpoint, boards=service.best(session, checkpoint, limit))
+    boards = service.best(session, checkpoint, limit)
+    return LeaderboardOut(checkpoint=checkpoint, boards=overrides.shown(session, boards))
 
 
 @router.get(

@@ -50,8 +50,11 @@ def override(
 def attach_evidence(session: Session, sub: Submission, student: User, url: str) -> Evidence:
     if sub.user_id != student.id:
         raise NotFound(f"no submission {sub.id}")
-    if sub.level is None or sub.level < 3:
-        raise Conflict("level 4 builds on level 3: this submission is not at level 3")
+    graded = results.graded_level(session, sub)
+    if graded is None or graded < 3:
+        raise Conflict(
+            f"level 4 builds on level 3: this result was graded level {graded}, not level 3"
+        )
     if not url.startswith(("https://", "http://")):
         raise Invalid("the evidence must be a link (https://…)")
     ev = Evidence(submission_id=sub.id, url=url)

@@ -115,6 +115,14 @@ def in_force(session: Session, subs: list[Submission]) -> dict[int, Changed]:
     return out
 
 
+def in_force_by_id(session: Session, ids: list[int]) -> dict[int, Changed]:
+    """`in_force` of the submissions with these ids (a board's best, say)."""
+    if not ids:
+        return {}
+    subs = session.scalars(select(Submission).where(Submission.id.in_(ids))).all()
+    return in_force(session, list(subs))
+
+
 def graded_level(session: Session, sub: Submission) -> int | None:
     """The level the grader gave the current result, before any override."""
     changed = in_force(session, [sub]).get(sub.id)

@@ -94,14 +94,14 @@ def submission_page(sid: RowId, request: Request, db: SessionDep) -> Response:
     except DomainError as exc:
         err = as_api_error(exc)
         return page(request, "error.html", err.status, user=user, error=err.message)
-    return page(request, "submission.html", user=user, csrf=data["csrf"], **view(sub))
+    return page(request, "submission.html", user=user, csrf=data["csrf"], **view(db, sub))
 
 
 @router.get("/submissions/{sid}/status")
 def submission_status(sid: RowId, request: Request, db: SessionDep) -> Response:
     """The live part: polled by htmx every second until the grading is done."""
     user, _ = signed_in(request, db)
-    return page(request, "_result.html", **view(service.readable(db, user, sid)))
+    return page(request, "_result.html", **view(db, service.readable(db, user, sid)))
 
 
 @router.get("/submissions/{sid}/report.ncu-rep")
