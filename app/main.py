@@ -16,6 +16,7 @@ from app.users.router import router as users_api
 from app.web import checkpoints as checkpoint_pages
 from app.web import home as home_pages
 from app.web import leaderboard as leaderboard_pages
+from app.web import regrades as regrade_pages
 from app.web import roster as roster_pages
 from app.web import submissions as submission_pages
 from app.web import users as user_pages
@@ -30,6 +31,7 @@ PAGES = (
     submission_pages,
     leaderboard_pages,
     checkpoint_pages,
+    regrade_pages,
 )
 
 

@@ -56,3 +56,16 @@ def done_counts(session: Session, ids: list[int]) -> dict[int, int]:
 def names(session: Session, user_ids: list[int]) -> dict[int, str]:
     rows = session.execute(select(User.id, User.name).where(User.id.in_(user_ids)))
     return {uid: name for uid, name in rows}
+
+
+def members(session: Session, regrade_id: int) -> list[tuple[Submission, str]]:
+    """The submissions of a regrade (those still queued for it and those with a result of
+    it), oldest first, each with its student's name."""
+    graded = select(GradingResult.submission_id).where(GradingResult.regrade_id == regrade_id)
+    rows = session.execute(
+        select(Submission, User.name)
+        .join(User, User.id == Submission.user_id)
+        .where((Submission.regrade_id == regrade_id) | Submission.id.in_(graded))
+        .order_by(Submission.id)
+    ).all()
+    return [(sub, name) for sub, name in rows]

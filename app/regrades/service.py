@@ -147,3 +147,8 @@ def progress_of(session: Session, rows: list[Regrade]) -> list[Progress]:
         )
         for r in rows
     ]
+
+
+def members(session: Session, regrade_id: int) -> list[tuple[Submission, str]]:
+    get(session, regrade_id)  # a 404 for an unknown one
+    return repository.members(session, regrade_id)

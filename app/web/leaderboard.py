@@ -8,6 +8,7 @@ from fastapi.responses import Response
 from app.deps import SessionDep
 from app.leaderboard import overrides
 from app.leaderboard import service as boards
+from app.regrades import service as regrades
 from app.responses import csv_download
 from app.submissions import grading_review as review
 from app.users.service import is_staff
@@ -35,6 +36,7 @@ def leaderboard(checkpoint: str, request: Request, db: SessionDep) -> Response:
         checkpoint=checkpoint,
         boards=board,
         pending=review.pending_evidence(db),
+        regrades=regrades.listed(db, checkpoint, 5),
         plot=plots.distribution(speeds, f"Speedups on {checkpoint}") if speeds else None,
     )
 
