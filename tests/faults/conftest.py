@@ -149,8 +149,8 @@ def stack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[
             conn.execute(
                 text(
                     "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
-                    "evidence, level_overrides, standings, submissions, users, workers "
-                    "RESTART IDENTITY"
+                    "evidence, level_overrides, standings, grading_results, regrades, "
+                    "checkpoint_versions, submissions, users, workers RESTART IDENTITY"
                 )
             )
         logs = tmp_path / "logs"
