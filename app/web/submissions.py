@@ -18,7 +18,7 @@ from app.errors import as_api_error
 from app.models import User
 from app.settings import get_settings
 from app.submissions import grading_review as review
-from app.submissions import service
+from app.submissions import results, service
 from app.users.service import is_staff
 from app.web import plots
 from app.web.auth import check_csrf, signed_in
@@ -130,7 +130,16 @@ def history(request: Request, db: SessionDep, checkpoint: str | None = None) -> 
         if levels
         else None
     )
-    return page(request, "history.html", user=user, rows=rows, plot=plot, checkpoint=checkpoint)
+    changed = results.in_force(db, rows)  # the override in force on each, who and why
+    return page(
+        request,
+        "history.html",
+        user=user,
+        rows=rows,
+        plot=plot,
+        checkpoint=checkpoint,
+        changed=changed,
+    )
 
 
 def _by_checkpoint(

@@ -92,5 +92,15 @@ def test_an_override_reads_the_same_in_the_json_the_cli_and_the_pages(  # type: 
         page = html.unescape(client.get(f"/submissions/{sid}").text)
         assert 'data-level="2"' in page and "Level 2, set by prof" in page
         assert f"{when} UTC" in page and NOTE in page and "gave this result level 1" in page
+        listed = html.unescape(client.get("/history").text)
+        assert f"set by prof, {when} UTC (graded 1): {NOTE}" in listed
+    home = html.unescape(client.get("/").text)  # prof has none; ann's home says it
+    assert NOTE not in home
+    client.cookies.clear()
+    client.post("/signin", data={"token": ann}, follow_redirects=False)
+    home = html.unescape(client.get("/").text)
+    assert f"level 2 set by prof on {when} UTC (graded 1): “{NOTE}”" in home
+    client.cookies.clear()
+    client.post("/signin", data={"token": prof}, follow_redirects=False)
     board = html.unescape(client.get("/leaderboard/c3a-softmax").text)  # prof's session
     assert f"set by prof, {when} UTC (graded 1): {NOTE}" in board
