@@ -5,6 +5,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
+from app.deadlines import service as deadlines
 from app.deps import CurrentUser, Filter, RowId, SessionDep, SettingsDep, Staff
 from app.errors import documented
 from app.models import Submission, User
@@ -33,12 +34,20 @@ def _record(o: results.Override) -> OverrideRecordOut:
     return OverrideRecordOut(**asdict(o))
 
 
-def _summary(
-    sub: Submission, changed: tuple[int | None, results.Override] | None
-) -> dict[str, Any]:
+def _summary(sub: Submission, changed: results.Changed | None) -> dict[str, Any]:
     """The fields a history line and a whole submission share: the level in force, the
     grader's and the override, the same everywhere (the CLI and the pages show these)."""
-    fields = ("id", "checkpoint", "status", "stage", "created_at", "verdict", "level", "speedup")
+    fields = (
+        "id",
+        "checkpoint",
+        "status",
+        "stage",
+        "created_at",
+        "late",
+        "verdict",
+        "level",
+        "speedup",
+    )
     return {
         "user": sub.user.name,
         "gpu_model": sub.gpu_model,
@@ -49,12 +58,16 @@ def _summary(
     } | {f: getattr(sub, f) for f in fields}
 
 
-def out(session: SessionDep, sub: Submission) -> SubmissionOut:
+def out(
+    session: SessionDep, sub: Submission, result: dict[str, Any] | None = None
+) -> SubmissionOut:
+    """`result`: the stored result as the reader may see it (hidden cases withheld from a
+    student until the due time: app/deadlines)."""
     return SubmissionOut(
         **_summary(sub, results.in_force(session, [sub]).get(sub.id)),
         attempts=sub.attempts,
         finished_at=sub.finished_at,
-        result=sub.result,
+        result=result,
         results=results.counts(session, [sub.id]).get(sub.id, 0),
     )
 
@@ -63,26 +76,37 @@ def out(session: SessionDep, sub: Submission) -> SubmissionOut:
     "",
     status_code=201,
     response_model=SubmissionOut,
-    responses=documented(404, 409, 413, 429),
+    responses=documented(403, 404, 409, 413, 429),
 )
 def create(
     body: SubmissionIn, user: CurrentUser, session: SessionDep, s: SettingsDep
 ) -> SubmissionOut:
-    """Stored and committed before this answers; the precheck is sent after that commit."""
+    """Stored and committed before this answers; the precheck is sent after that commit.
+    Refused with 409 before the checkpoint's deadline opens it (or while it is closed), 403
+    after its due time (policy 'refuse') or its late window; marked `late` after the due time
+    (policy 'accept')."""
     sub = service.submit(session, user, body.checkpoint, body.source, body.explanation, s)
     return out(session, sub)
 
 
 @router.get("/{submission_id}", response_model=SubmissionOut, responses=documented(404))
-def read(submission_id: RowId, user: CurrentUser, session: SessionDep) -> SubmissionOut:
-    return out(session, service.readable(session, user, submission_id))
+def read(
+    submission_id: RowId, user: CurrentUser, session: SessionDep, s: SettingsDep
+) -> SubmissionOut:
+    """A student sees the hidden cases' details only after the checkpoint's due time."""
+    sub = service.readable(session, user, submission_id)
+    return out(session, sub, deadlines.submission_result(session, user, sub, s))
 
 
 @router.get("/{submission_id}/results", response_model=list[ResultOut], responses=documented(404))
-def results_(submission_id: RowId, user: CurrentUser, session: SessionDep) -> list[ResultOut]:
+def results_(
+    submission_id: RowId, user: CurrentUser, session: SessionDep, s: SettingsDep
+) -> list[ResultOut]:
     """Every grading of the submission, newest first: its first and each regrade's, with the
-    checkpoint version that graded it and the overrides made on it."""
+    checkpoint version that graded it and the overrides made on it (each result as the reader
+    may see it: a student sees hidden cases only after the due time)."""
     sub = service.readable(session, user, submission_id)
+    seen = deadlines.results_as_seen(session, user, sub, s)
     return [
         ResultOut(
             id=r.id,
@@ -96,7 +120,7 @@ def results_(submission_id: RowId, user: CurrentUser, session: SessionDep) -> li
             overrides=[_record(o) for o in overrides],
             speedup=r.speedup,
             gpu_model=r.gpu_model,
-            result=r.result,
+            result=seen(r.result),
         )
         for r, overrides in results.history(session, sub)
     ]

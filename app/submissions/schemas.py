@@ -31,6 +31,7 @@ class SubmissionRow(BaseModel):
     status: str
     stage: str
     created_at: datetime
+    late: bool = Field(False, description="admitted after the checkpoint's due time")
     verdict: str | None
     level: int | None = Field(description="the level in force: an override's, else the grade's")
     graded_level: int | None = Field(description="the level the grader gave this result")

@@ -11,7 +11,7 @@ rebuilding the table, which would drop the standings triggers. The results grade
 this revision are copied into `grading_results` (version unknown), so none is lost.
 
 Revision ID: 6e2b8d41f0a3
-Revises: c4a7e91d2b60
+Revises: 3e8d1a6f5b24 (deadlines; chained after merging main)
 Create Date: 2026-12-01 12:00:00.000000
 """
 
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 
 
 revision = '6e2b8d41f0a3'
-down_revision = 'c4a7e91d2b60'
+down_revision = '3e8d1a6f5b24'
 branch_labels = None
 depends_on = None
 
