@@ -2,10 +2,11 @@
 graded it, and re-posting an id with other files is a new version (the same files: none).
 
 The hash is SHA-256 over the folder's files (path and text, in path order; `__pycache__` and
-compiled files left out), with the lines of checkpoint.toml that an instructor sets on a
-running course (`open = …`) left out: opening or closing a checkpoint does not change what
-grades. Each version that grades a result, or is installed, keeps its files in
-`checkpoint_versions`, so an earlier version stays readable after the checkpoint changes.
+compiled files left out), with what of checkpoint.toml an instructor changes on a
+running course (`open = …`, the `[deadline]` table) left out: opening or closing a checkpoint
+or moving its deadline does not change what grades. Each version that grades a result, or is
+installed, keeps its files in `checkpoint_versions`, so an earlier version stays readable
+after the checkpoint changes.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from sqlalchemy.orm import Session
 
 from app.models import CheckpointVersion
 
-# Top-level keys of checkpoint.toml that say how a course runs, not how it grades.
+# What in checkpoint.toml says how a course runs, not how it grades: top-level keys, tables.
 COURSE_KEYS = ("open",)
-_COURSE_LINE = re.compile(rf"(?m)^(?:{'|'.join(COURSE_KEYS)})\s*=.*\n?")
+COURSE_TABLES = ("deadline",)
+_COURSE_LINE = re.compile(rf"^(?:{'|'.join(COURSE_KEYS)})\s*=")
 SHORT = 12  # the hex digits shown to people
 
 
@@ -41,9 +43,23 @@ def folder_files(folder: Path) -> dict[str, str]:
 def content_hash(files: dict[str, str]) -> str:
     graded = dict(files)
     if "checkpoint.toml" in graded:
-        graded["checkpoint.toml"] = _COURSE_LINE.sub("", graded["checkpoint.toml"])
+        graded["checkpoint.toml"] = graded_toml(graded["checkpoint.toml"])
     blob = json.dumps(sorted(graded.items()), ensure_ascii=False).encode()
     return hashlib.sha256(blob).hexdigest()
+
+
+def graded_toml(text: str) -> str:
+    """checkpoint.toml without what a course changes while it runs (`open = …` at the top
+    level, the `[deadline]` table) and blank lines: the part of it that grades."""
+    kept, table = [], None
+    for line in text.splitlines(keepends=True):
+        head = line.strip()
+        if head.startswith("["):
+            table = head.strip("[]").strip()
+        if not head or table in COURSE_TABLES or (table is None and _COURSE_LINE.match(line)):
+            continue  # (blank lines too: a table added or removed leaves no trace)
+        kept.append(line)
+    return "".join(kept)
 
 
 def of_folder(folder: Path) -> tuple[str, dict[str, str]]:

@@ -175,3 +175,16 @@ def test_regrade_requests_are_checked(client: TestClient, make_user) -> None:  #
     listed = client.get("/api/regrades?checkpoint=lab-add", headers=prof).json()
     assert [x["id"] for x in listed] == [one.json()["id"]]
     assert client.get("/api/regrades/12345", headers=prof).status_code == 404
+
+
+def test_kept_results_withhold_hidden_cases_from_a_student(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    from tests.service.test_deadlines import _hidden_result
+
+    ann, prof = make_user("ann"), make_user("prof", "instructor")
+    sid = stored("ann", _hidden_result(), checkpoint="c3a-softmax")
+    r = client.post("/api/regrades", headers=prof, json={"submission": sid})
+    assert r.status_code == 202, r.text
+    [kept] = client.get(f"/api/submissions/{sid}/results", headers=ann).json()
+    assert "secret-wide" not in str(kept["result"]) and "hidden-1" in str(kept["result"])
+    [full] = client.get(f"/api/submissions/{sid}/results", headers=prof).json()
+    assert "secret-wide" in str(full["result"])
