@@ -9,8 +9,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.deps import Filter, SessionDep
+from app.leaderboard import overrides
 from app.leaderboard import service as boards
 from app.models import Scope, User
+from app.regrades import service as regrades
 from app.responses import csv_download
 from app.settings import get_settings
 from app.submissions import grading_review as review
@@ -68,6 +70,7 @@ def leaderboard(
     boards.known(get_settings(), checkpoint)
     scope = Scope.ALL if late == "include" else Scope.ON_TIME
     board = boards.best(db, checkpoint, None, scope, gpu or None, section or None)
+    board = overrides.shown(db, board)
     speeds = [e.speedup for entries in board.values() for e in entries if e.speedup]
     return page(
         request,
@@ -81,6 +84,7 @@ def leaderboard(
         chosen={"gpu": gpu or "", "section": section or "", "late": late == "include"},
         boards=board,
         pending=review.pending_evidence(db),
+        regrades=regrades.listed(db, checkpoint, 5),
         plot=plots.distribution(speeds, f"Speedups on {checkpoint}") if speeds else None,
     )
 

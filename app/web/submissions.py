@@ -19,7 +19,7 @@ from app.errors import as_api_error
 from app.models import User, now
 from app.settings import get_settings
 from app.submissions import grading_review as review
-from app.submissions import service
+from app.submissions import results, service
 from app.users.service import is_staff
 from app.web import plots
 from app.web.auth import check_csrf, signed_in
@@ -114,7 +114,7 @@ def submission_page(sid: RowId, request: Request, db: SessionDep) -> Response:
         err = as_api_error(exc)
         return page(request, "error.html", err.status, user=user, error=err.message)
     seen = deadlines.submission_result(db, user, sub, get_settings())
-    return page(request, "submission.html", user=user, csrf=data["csrf"], **view(sub, seen))
+    return page(request, "submission.html", user=user, csrf=data["csrf"], **view(db, sub, seen))
 
 
 @router.get("/submissions/{sid}/status")
@@ -123,7 +123,7 @@ def submission_status(sid: RowId, request: Request, db: SessionDep) -> Response:
     user, _ = signed_in(request, db)
     sub = service.readable(db, user, sid)
     seen = deadlines.submission_result(db, user, sub, get_settings())
-    return page(request, "_result.html", **view(sub, seen))
+    return page(request, "_result.html", **view(db, sub, seen))
 
 
 @router.get("/submissions/{sid}/report.ncu-rep")
@@ -152,7 +152,16 @@ def history(request: Request, db: SessionDep, checkpoint: str | None = None) -> 
         if levels
         else None
     )
-    return page(request, "history.html", user=user, rows=rows, plot=plot, checkpoint=checkpoint)
+    changed = results.in_force(db, rows)  # the override in force on each, who and why
+    return page(
+        request,
+        "history.html",
+        user=user,
+        rows=rows,
+        plot=plot,
+        checkpoint=checkpoint,
+        changed=changed,
+    )
 
 
 def _by_checkpoint(
