@@ -10,18 +10,20 @@ from app import errors
 from app.checkpoints.router import router as checkpoints_api
 from app.health.router import router as health_api
 from app.leaderboard.router import router as leaderboard_api
+from app.similarity.router import router as similarity_api
 from app.submissions.router import router as submissions_api
 from app.users.router import router as users_api
 from app.web import checkpoints as checkpoint_pages
 from app.web import home as home_pages
 from app.web import leaderboard as leaderboard_pages
 from app.web import roster as roster_pages
+from app.web import similarity as similarity_pages
 from app.web import submissions as submission_pages
 from app.web import users as user_pages
 from app.web.auth import NotSignedIn
 from app.web.templating import HERE, error_page
 
-API = (health_api, submissions_api, checkpoints_api, leaderboard_api, users_api)
+API = (health_api, submissions_api, checkpoints_api, leaderboard_api, users_api, similarity_api)
 PAGES = (
     home_pages,
     user_pages,
@@ -29,6 +31,7 @@ PAGES = (
     submission_pages,
     leaderboard_pages,
     checkpoint_pages,
+    similarity_pages,
 )
 
 
