@@ -6,13 +6,14 @@ from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from app import errors
+from app import apisummaries, errors
 from app.checkpoints.router import router as checkpoints_api
 from app.health.router import router as health_api
 from app.leaderboard.router import router as leaderboard_api
 from app.similarity.router import router as similarity_api
 from app.submissions.router import router as submissions_api
 from app.users.router import router as users_api
+from app.web import apidocs
 from app.web import checkpoints as checkpoint_pages
 from app.web import home as home_pages
 from app.web import leaderboard as leaderboard_pages
@@ -32,6 +33,7 @@ PAGES = (
     leaderboard_pages,
     checkpoint_pages,
     similarity_pages,
+    apidocs,
 )
 
 
@@ -40,12 +42,16 @@ def create_app() -> FastAPI:
         title="kgrade",
         version="0.1.0",
         description="Auto-grading of Triton kernels against PyTorch.",
+        # /docs and /redoc: our own pages, on vendored assets (app/web/apidocs.py)
+        docs_url=None,
+        redoc_url=None,
     )
     errors.install(app, error_page)
     for r in API:
         app.include_router(r)
     for pages in PAGES:
         app.include_router(pages.router)
+    apisummaries.install(app)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     @app.exception_handler(NotSignedIn)

@@ -76,7 +76,6 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/api/health"): (_nothing, ALL_200),
     ("GET", "/openapi.json"): (_nothing, ALL_200),
     ("GET", "/docs"): (_nothing, ALL_200),
-    ("GET", "/docs/oauth2-redirect"): (_nothing, ALL_200),
     ("GET", "/redoc"): (_nothing, ALL_200),
     # the JSON API
     ("POST", "/api/submissions"): (
@@ -108,6 +107,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/api/checkpoints/validations/{validation_id}"): (_nothing, API_ADMIN),
     ("GET", "/api/leaderboard/{checkpoint}"): (_nothing, API_STAFF),
     ("GET", "/api/export/{checkpoint}.csv"): (_nothing, API_STAFF),
+    ("GET", "/api/similarity/{checkpoint}"): (_nothing, API_STAFF),
     ("GET", "/api/users/me"): (_nothing, API_ALL),
     ("GET", "/api/users"): (_nothing, API_STAFF),
     ("POST", "/api/users/import"): (lambda c: {"json": {"csv": "name\nzed\n"}}, API_STAFF),
@@ -163,6 +163,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/history"): (_nothing, PAGE_ALL),
     ("GET", "/leaderboard/{checkpoint}"): (_nothing, PAGE_STAFF),
     ("GET", "/leaderboard/{checkpoint}/grades.csv"): (_nothing, PAGE_STAFF),
+    ("GET", "/similarity/{checkpoint}"): (_nothing, PAGE_STAFF),
     ("POST", "/submissions/{sid}/override"): (
         lambda c: {"data": {"level": "2", "note": "matrix", "csrf": c["csrf"]}},
         (SIGNIN, 403, 403, TO_SUB, TO_SUB),
