@@ -10,6 +10,7 @@ from app import apisummaries, errors
 from app.checkpoints.router import router as checkpoints_api
 from app.health.router import router as health_api
 from app.leaderboard.router import router as leaderboard_api
+from app.metrics.router import router as metrics_api
 from app.similarity.router import router as similarity_api
 from app.submissions.router import router as submissions_api
 from app.users.router import router as users_api
@@ -51,6 +52,7 @@ def create_app() -> FastAPI:
         app.include_router(r)
     for pages in PAGES:
         app.include_router(pages.router)
+    app.include_router(metrics_api)
     apisummaries.install(app)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 

@@ -81,7 +81,7 @@ def service_env(
         conn.execute(
             text(
                 "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
-                "evidence, level_overrides, standings, submissions, users, workers "
+                "evidence, grading_events, level_overrides, standings, submissions, users, workers "
                 "RESTART IDENTITY"
             )
         )

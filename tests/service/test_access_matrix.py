@@ -77,6 +77,8 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/openapi.json"): (_nothing, ALL_200),
     ("GET", "/docs"): (_nothing, ALL_200),
     ("GET", "/redoc"): (_nothing, ALL_200),
+    # Prometheus: no role opens it; without KGRADE_METRICS_TOKEN only loopback (test_metrics.py)
+    ("GET", "/metrics"): (_nothing, (403,) * 5),
     # the JSON API
     ("POST", "/api/submissions"): (
         lambda c: {"json": {"checkpoint": CK, "source": c["source"]}},
@@ -218,7 +220,8 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
             conn.execute(
                 text(
                     "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
-                    "evidence, level_overrides, standings, submissions, users, workers "
+                    "evidence, grading_events, level_overrides, standings, submissions, users, "
+                    "workers "
                     "RESTART IDENTITY"
                 )
             )

@@ -1,0 +1,40 @@
+"""grading events: what /metrics counts
+
+One row per event of a submission's stage (graded, retry, lease_expired, message_lost,
+gave_up), written by the lifecycle in the transaction that made it happen; /metrics reads
+them at scrape time. New table only: nothing existing changes.
+
+Revision ID: 5e2d9a7c41b3
+Revises: c4a7e91d2b60
+Create Date: 2026-12-01 12:15:00.000000
+"""
+
+from alembic import op
+import sqlalchemy as sa
+
+
+revision = '5e2d9a7c41b3'
+down_revision = 'c4a7e91d2b60'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table('grading_events',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('submission_id', sa.Integer(), nullable=False),
+    sa.Column('stage', sa.String(length=10), nullable=False),
+    sa.Column('kind', sa.String(length=20), nullable=False),
+    sa.Column('verdict', sa.String(length=20), nullable=True),
+    sa.Column('seconds', sa.Float(), nullable=True),
+    sa.Column('at', sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_grading_events'))
+    )
+    with op.batch_alter_table('grading_events', schema=None) as batch_op:
+        batch_op.create_index('ix_grading_events_kind_stage', ['kind', 'stage'], unique=False)
+
+
+def downgrade() -> None:
+    with op.batch_alter_table('grading_events', schema=None) as batch_op:
+        batch_op.drop_index('ix_grading_events_kind_stage')
+    op.drop_table('grading_events')
