@@ -9,8 +9,8 @@ from app.models import Submission
 from app.settings import get_settings
 from app.submissions import service
 from app.web import plots
-from grader import CaseResult, Citable, CiteTable, GradeResult, cite_tables
-from grader.casegroups import CaseGroup, group
+from grader import CaseGroup, CaseResult, Citable, CiteTable, GradeResult, cite_tables
+from grader import group_cases as group
 
 
 def grouped(cases: list[dict[str, Any]]) -> list[CaseGroup]:
@@ -23,7 +23,7 @@ def grouped(cases: list[dict[str, Any]]) -> list[CaseGroup]:
 
 
 def citable_tables(result: dict[str, Any]) -> list[CiteTable]:
-    """'What you can cite', as tables (grader/facts.py), from a stored result."""
+    """'What you can cite', as tables (grader/judge/facts.py), from a stored result."""
     try:
         cite = Citable.model_validate(result["citable"]) if result.get("citable") else None
     except ValueError:

@@ -10,10 +10,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from grader.casegroups import MISSING
-from grader.collect import Collected, Collector, PlannedRun, Record
+from grader.judge.casegroups import MISSING
+from grader.judge.collect import Collected, Collector, Record
 from grader.models import CaseResult, CaseSpec, ConfigResult, Verdict
-from grader.sandbox import RunOutcome
+from grader.plan.runs import PlannedRun
+from grader.sandbox.bwrap import RunOutcome
 from grader.text import untrusted
 
 __all__ = ["Collected", "Collector", "Evaluation", "PlannedRun", "Record", "evaluate"]
