@@ -8,6 +8,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app import apisummaries, errors
 from app.checkpoints.router import router as checkpoints_api
+from app.deadlines.router import router as deadlines_api
 from app.health.router import router as health_api
 from app.leaderboard.router import router as leaderboard_api
 from app.metrics.router import router as metrics_api
@@ -16,6 +17,7 @@ from app.submissions.router import router as submissions_api
 from app.users.router import router as users_api
 from app.web import apidocs
 from app.web import checkpoints as checkpoint_pages
+from app.web import deadlines as deadline_pages
 from app.web import home as home_pages
 from app.web import leaderboard as leaderboard_pages
 from app.web import roster as roster_pages
@@ -25,7 +27,15 @@ from app.web import users as user_pages
 from app.web.auth import NotSignedIn
 from app.web.templating import HERE, error_page
 
-API = (health_api, submissions_api, checkpoints_api, leaderboard_api, users_api, similarity_api)
+API = (
+    health_api,
+    submissions_api,
+    checkpoints_api,
+    deadlines_api,
+    leaderboard_api,
+    users_api,
+    similarity_api,
+)
 PAGES = (
     home_pages,
     user_pages,
@@ -33,6 +43,7 @@ PAGES = (
     submission_pages,
     leaderboard_pages,
     checkpoint_pages,
+    deadline_pages,
     similarity_pages,
     apidocs,
 )

@@ -6,8 +6,10 @@ comes from `kgrade grade`, a Celery task or a test.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -23,6 +25,88 @@ class Verdict(StrEnum):
     INTERNAL_ERROR = "internal_error"
 
 
+# A checkpoint's deadline: when it opens, when it is due, and what happens to late work; in
+# `checkpoint.toml`'s `[deadline]` table or set by an instructor (the service stores that in
+# the database and it overrides the definition's). Every time is kept in UTC; `timezone` is
+# only the zone the times are shown in, and the zone a time written without an offset is read
+# in.
+class LatePolicy(StrEnum):
+    REFUSE = "refuse"  # after the due time, nothing is admitted
+    ACCEPT = "accept"  # admitted and marked late (until `late_until`, where set)
+
+
+class Admission(StrEnum):
+    NOT_OPEN = "not_open"
+    ON_TIME = "on_time"
+    LATE = "late"
+    PAST = "past"  # past the due time (refuse) or past the late window (accept)
+
+
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {name!r} (an IANA name, e.g. Europe/Berlin)") from exc
+
+
+class DeadlineSpec(BaseModel):
+    """`opens` (optional), `due`, and after it either nothing (`policy = "refuse"`) or late
+    work accepted and marked late (`policy = "accept"`), until `late_until` where set."""
+
+    opens: datetime | None = Field(default=None, description="no submission before this")
+    due: datetime = Field(description="submissions after this are late (or refused)")
+    late_until: datetime | None = Field(
+        default=None, description="with policy 'accept': late work accepted until this"
+    )
+    policy: LatePolicy = LatePolicy.REFUSE
+    timezone: str = Field(default="UTC", description="IANA zone the times are shown in")
+
+    @model_validator(mode="after")
+    def _in_utc_and_ordered(self) -> DeadlineSpec:
+        tz = zone(self.timezone)
+
+        def utc(t: datetime | None) -> datetime | None:
+            if t is None:
+                return None
+            try:
+                return (t if t.tzinfo else t.replace(tzinfo=tz)).astimezone(UTC)
+            except OverflowError as exc:
+                raise ValueError(f"deadline: {t.isoformat()} is out of range in UTC") from exc
+
+        # assigned through __dict__: validate_assignment would run this validator again
+        self.__dict__.update(opens=utc(self.opens), due=utc(self.due))
+        self.__dict__["late_until"] = utc(self.late_until)
+        if self.opens is not None and self.opens >= self.due:
+            raise ValueError("deadline: opens must be before due")
+        if self.late_until is not None:
+            if self.policy is not LatePolicy.ACCEPT:
+                raise ValueError("deadline: late_until needs policy = 'accept'")
+            if self.late_until <= self.due:
+                raise ValueError("deadline: late_until must be after due")
+        return self
+
+    def admission(self, at: datetime) -> Admission:
+        at = at if at.tzinfo else at.replace(tzinfo=UTC)
+        if self.opens is not None and at < self.opens:
+            return Admission.NOT_OPEN
+        if at <= self.due:
+            return Admission.ON_TIME
+        if self.policy is LatePolicy.ACCEPT and (self.late_until is None or at <= self.late_until):
+            return Admission.LATE
+        return Admission.PAST
+
+    def is_late(self, at: datetime) -> bool:
+        at = at if at.tzinfo else at.replace(tzinfo=UTC)
+        return at > self.due
+
+    def shown(self, t: datetime) -> str:
+        """A time in the deadline's zone, with the zone: '2026-12-08 23:59 CET (Europe/Berlin)'."""
+        local = (t if t.tzinfo else t.replace(tzinfo=UTC)).astimezone(zone(self.timezone))
+        return f"{local:%Y-%m-%d %H:%M} {local.tzname()}" + (
+            f" ({self.timezone})" if self.timezone != "UTC" else ""
+        )
+
+
 class Tolerance(BaseModel):
     atol: float
     rtol: float
@@ -36,7 +120,8 @@ class CaseSpec(BaseModel):
     dtype: str = "float32"
     # Extra knobs the checkpoint's input generator understands (e.g. {"scale": 1000.0}).
     params: dict[str, Any] = Field(default_factory=dict)
-    # Hidden cases are graded but their details are withheld from the student's report.
+    # Hidden cases are graded, but a student sees their details only after the checkpoint's
+    # due time (decided when the result is read: grader/judge/hidden.py); staff always see them.
     hidden: bool = False
 
 
@@ -53,6 +138,12 @@ class RubricSpec(BaseModel):
     # The kinds of number an explanation must cite, each checked against a measurement:
     # "traffic" (DRAM bytes or a traffic ratio) and "speed" (a speedup or a time).
     required_claims: list[str] = Field(default_factory=lambda: ["traffic", "speed"])
+    # What level 3 rewards: "win" — a speedup over `baseline` (the lower bound of its interval
+    # above min_speedup_lower_bound); "explained_gap" — a correct kernel that may lose to
+    # `baseline` (exercise E3: a GEMM against cuBLAS), with Nsight evidence and an
+    # explanation that quantifies the gap (`required_claims`, e.g. ["compute", "speed"]: its
+    # TFLOP/s and the ratio to the baseline, each checked against the measurements).
+    level3: Literal["win", "explained_gap"] = "win"
 
     def tolerance(self, quantity: str) -> float:
         return self.claim_tolerances.get(quantity, self.number_tolerance)
@@ -84,6 +175,9 @@ class CheckpointDef(BaseModel):
     rubric: RubricSpec = Field(default_factory=RubricSpec)
     # A closed checkpoint refuses new submissions (the service's admission checks this).
     open: bool = True
+    # Opening, due time, late policy and the zone shown; an instructor's (stored in the
+    # database) overrides it. None: no deadline.
+    deadline: DeadlineSpec | None = None
     # Output poison for float outputs; the harness fills every fresh allocation with it.
     poison: float = float("nan")
 
@@ -112,6 +206,7 @@ class CaseResult(BaseModel):
     dtype: str | None = None
     draw: int = 0
     config: str | None = None
+    # a hidden case's (CaseSpec.hidden): shown to a student only after the due time
     hidden: bool = False
 
 
@@ -181,6 +276,24 @@ class ShapeBenchmark(BaseModel):
     outside_stream_us: float = 0.0  # time the submission's work ran outside the timed stream
     # the speedup over the rubric's baseline, round by round (the numbers behind the median)
     paired: list[float] = Field(default_factory=list)
+    # a checkpoint that declares its work (problem.py `flops`): where it sits on the roofline
+    roofline: Roofline | None = None
+
+
+class Roofline(BaseModel):
+    """One benchmark shape on the roofline (grader/gpu/roofline.py): the declared work over the
+    minimal bytes, against the calibrated tensor-core ceiling of its dtype and the memory
+    ceiling. TFLOP/s per implementation: the declared FLOPs over its median time."""
+
+    flops: int
+    intensity: float  # FLOP per minimal byte
+    peak_tflops: float  # the calibrated ceiling of this dtype (cuBLAS at a large shape)
+    peak_gbps: float
+    ridge: float  # FLOP/byte where the two ceilings meet
+    bound: str  # "compute" (intensity right of the ridge) or "memory"
+    roof_tflops: float  # the attainable TFLOP/s at this intensity: min(peak, intensity × bw)
+    tflops: dict[str, float] = Field(default_factory=dict)  # per implementation
+    pct_of_roof: float  # the submission's TFLOP/s, % of roof_tflops
 
 
 class BenchmarkResult(BaseModel):
@@ -194,6 +307,9 @@ class BenchmarkResult(BaseModel):
     shapes: list[ShapeBenchmark] = Field(default_factory=list)
     geomean: dict[str, Ratio] = Field(default_factory=dict)
     flags: list[str] = Field(default_factory=list)
+    # dtype -> the calibrated tensor-core ceiling in TFLOP/s (compute-bound checkpoints only)
+    compute_peaks: dict[str, float] = Field(default_factory=dict)
+    compute_source: str = ""
 
 
 class KernelMetrics(BaseModel):
@@ -207,6 +323,10 @@ class KernelMetrics(BaseModel):
     registers: int | None = None
     l2_bytes: float | None = None
     l2_hit_pct: float | None = None
+    # compute-bound checkpoints (nsight.COMPUTE_METRICS): tensor pipe active, % of the active
+    # cycles' peak; SM throughput, % of peak
+    tensor_pipe_pct: float | None = None
+    sm_throughput_pct: float | None = None
 
 
 class ImplTotals(BaseModel):
@@ -221,6 +341,8 @@ class ImplTotals(BaseModel):
     dram_write_bytes: float | None = None
     occupancy_pct: float | None = None
     l2_hit_pct: float | None = None
+    tensor_pipe_pct: float | None = None
+    sm_throughput_pct: float | None = None
 
 
 class ProfileResult(BaseModel):

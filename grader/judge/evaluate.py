@@ -91,6 +91,8 @@ def evaluate(
     by_case: dict[str, CaseSpec] = {r.case.name: r.case for r in runs}
 
     for rec in collected.records:
+        # `hidden` marks a hidden case in the result (views withhold it: grader/judge/hidden.py);
+        # without show_hidden its details are left out of the result itself
         hidden = rec.run.case.hidden and not show_hidden
         if rec.error is not None:
             passed, err, msg = False, None, str(rec.error.get("message", ""))
@@ -111,7 +113,7 @@ def evaluate(
                 dtype=None if hidden else rec.run.case.dtype,
                 draw=rec.run.draw,
                 config=rec.config,
-                hidden=hidden,
+                hidden=rec.run.case.hidden,
             )
         )
 
@@ -129,7 +131,7 @@ def evaluate(
                         shape=None if hidden else r.case.shape,
                         dtype=None if hidden else r.case.dtype,
                         draw=r.draw,
-                        hidden=hidden,
+                        hidden=r.case.hidden,
                     )
                 )
 

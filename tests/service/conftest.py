@@ -81,7 +81,9 @@ def service_env(
         conn.execute(
             text(
                 "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
-                "evidence, grading_events, level_overrides, standings, submissions, users, workers "
+                "checkpoint_deadlines, "
+                "evidence, grading_events, level_overrides, standings, submissions, users, "
+                "workers "
                 "RESTART IDENTITY"
             )
         )
