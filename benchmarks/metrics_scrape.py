@@ -20,7 +20,9 @@ from typing import Any
 import _common as c
 import psycopg
 
+# The standings triggers (which /metrics never reads) are off while seeding: replica role.
 SEED = """
+SET session_replication_role = replica;
 INSERT INTO users (id, name, role, created_at)
 SELECT i, 'student' || i, 'student', now() FROM generate_series(1, 500) i;
 INSERT INTO submissions (user_id, checkpoint, source, status, stage, attempts, enqueued_at,
@@ -46,6 +48,7 @@ INSERT INTO workers (name, queues, gpu, last_seen)
 SELECT 'w' || i, CASE WHEN i <= 8 THEN 'gpu.h200' ELSE 'precheck' END,
        CASE WHEN i <= 8 THEN 'NVIDIA H200' END, now()
 FROM generate_series(1, 20) i;
+SET session_replication_role = DEFAULT;
 ANALYZE;
 """
 

@@ -30,11 +30,7 @@ def upgrade() -> None:
     sa.Column('at', sa.DateTime(timezone=True), nullable=False),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_grading_events'))
     )
-    with op.batch_alter_table('grading_events', schema=None) as batch_op:
-        batch_op.create_index('ix_grading_events_kind_stage', ['kind', 'stage'], unique=False)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('grading_events', schema=None) as batch_op:
-        batch_op.drop_index('ix_grading_events_kind_stage')
     op.drop_table('grading_events')
