@@ -12,6 +12,7 @@ from app.deadlines.router import router as deadlines_api
 from app.health.router import router as health_api
 from app.leaderboard.router import router as leaderboard_api
 from app.metrics.router import router as metrics_api
+from app.regrades.router import router as regrades_api
 from app.similarity.router import router as similarity_api
 from app.submissions.router import router as submissions_api
 from app.users.router import router as users_api
@@ -20,6 +21,7 @@ from app.web import checkpoints as checkpoint_pages
 from app.web import deadlines as deadline_pages
 from app.web import home as home_pages
 from app.web import leaderboard as leaderboard_pages
+from app.web import regrades as regrade_pages
 from app.web import roster as roster_pages
 from app.web import similarity as similarity_pages
 from app.web import submissions as submission_pages
@@ -35,6 +37,7 @@ API = (
     leaderboard_api,
     users_api,
     similarity_api,
+    regrades_api,
 )
 PAGES = (
     home_pages,
@@ -46,6 +49,7 @@ PAGES = (
     deadline_pages,
     similarity_pages,
     apidocs,
+    regrade_pages,
 )
 
 

@@ -14,6 +14,7 @@ from app.cli import (
     course_cmd,
     deadline_cmd,
     grade_cmd,
+    regrade_cmd,
     service_cmd,
     similarity_cmd,
 )
@@ -74,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     client_cmd.add_parsers(sub)
     course_cmd.add_parsers(sub)
     similarity_cmd.add_parsers(sub)
+    regrade_cmd.add_parsers(sub)
     return parser
 
 

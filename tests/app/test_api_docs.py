@@ -35,7 +35,9 @@ def test_each_operation_has_a_summary_and_its_error_statuses(
     method: str, path: str, op: dict[str, Any]
 ) -> None:
     summary = op.get("summary", "")
-    assert summary and summary != _default_summary(op), f"{method} {path}: give it a summary"
+    # FastAPI's own title keeps a trailing space for a name like `list_`: compared stripped
+    default = _default_summary(op)
+    assert summary.strip() and summary.strip() != default, f"{method} {path}: give it a summary"
     codes = set(op["responses"])
     assert "503" in codes  # the database may be down for any of them
     if op.get("parameters") or op.get("requestBody"):
