@@ -333,6 +333,28 @@ class WorkerSeen(Base):
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class GradingEvent(Base):
+    """What happened to a submission's stage, one row per event, written in the transaction
+    that made it happen: `graded` (a stage's result stored, with its verdict and the grader's
+    seconds), `retry` (a claim beyond the first), `lease_expired` (the reconciler found its
+    worker gone), `message_lost` (queued for longer than a lease), `gave_up` (out of
+    attempts). Workers are other processes, often on other hosts: /metrics counts these rows
+    at scrape time (app/metrics/), so every process's events are seen and none is lost on a
+    restart. No foreign key: a log, never joined on the hot path."""
+
+    __tablename__ = "grading_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(Integer)
+    stage: Mapped[str] = mapped_column(String(10))
+    kind: Mapped[str] = mapped_column(String(20))
+    verdict: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # No index: a scrape aggregates the whole table (sequential scans, measured in
+    # benchmarks/metrics_scrape.py), and an index would only cost every insert.
+
+
 class EvidenceStatus(StrEnum):
     PENDING = "pending"
     APPROVED = "approved"

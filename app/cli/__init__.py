@@ -16,6 +16,7 @@ from app.cli import (
     grade_cmd,
     regrade_cmd,
     service_cmd,
+    similarity_cmd,
 )
 from app.cli.common import UsageError
 
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     service_cmd.add_parsers(sub)
     client_cmd.add_parsers(sub)
     course_cmd.add_parsers(sub)
+    similarity_cmd.add_parsers(sub)
     regrade_cmd.add_parsers(sub)
     return parser
 

@@ -76,8 +76,9 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/api/health"): (_nothing, ALL_200),
     ("GET", "/openapi.json"): (_nothing, ALL_200),
     ("GET", "/docs"): (_nothing, ALL_200),
-    ("GET", "/docs/oauth2-redirect"): (_nothing, ALL_200),
     ("GET", "/redoc"): (_nothing, ALL_200),
+    # Prometheus: no role opens it; without KGRADE_METRICS_TOKEN only loopback (test_metrics.py)
+    ("GET", "/metrics"): (_nothing, (403,) * 5),
     # the JSON API
     ("POST", "/api/submissions"): (
         lambda c: {"json": {"checkpoint": CK, "source": c["source"]}},
@@ -123,6 +124,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("DELETE", "/api/checkpoints/{checkpoint_id}/deadline"): (_nothing, API_STAFF),
     ("GET", "/api/leaderboard/{checkpoint}"): (_nothing, API_STAFF),
     ("GET", "/api/export/{checkpoint}.csv"): (_nothing, API_STAFF),
+    ("GET", "/api/similarity/{checkpoint}"): (_nothing, API_STAFF),
     ("GET", "/api/users/me"): (_nothing, API_ALL),
     ("GET", "/api/users"): (_nothing, API_STAFF),
     ("POST", "/api/users/import"): (lambda c: {"json": {"csv": "name\nzed\n"}}, API_STAFF),
@@ -182,6 +184,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ),
     ("GET", "/leaderboard/{checkpoint}"): (_nothing, PAGE_STAFF),
     ("GET", "/leaderboard/{checkpoint}/grades.csv"): (_nothing, PAGE_STAFF),
+    ("GET", "/similarity/{checkpoint}"): (_nothing, PAGE_STAFF),
     ("POST", "/submissions/{sid}/override"): (
         lambda c: {"data": {"level": "2", "note": "matrix", "csrf": c["csrf"]}},
         (SIGNIN, 403, 403, TO_SUB, TO_SUB),
@@ -254,8 +257,8 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
                 text(
                     "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
                     "checkpoint_deadlines, "
-                    "evidence, level_overrides, standings, grading_results, regrades, "
-                    "checkpoint_versions, submissions, users, workers RESTART IDENTITY"
+                    "evidence, grading_events, level_overrides, standings, grading_results, "
+                    "regrades, checkpoint_versions, submissions, users, workers RESTART IDENTITY"
                 )
             )
         tokens: dict[str, str | None] = {"anonymous": None}
