@@ -106,6 +106,48 @@ def geomean_ci(per_shape: list[list[float]], samples: int = 2000, seed: int = 0)
     return Ratio(median=point, low=boots[int(0.025 * samples)], high=boots[int(0.975 * samples)])
 
 
+def _speedups(
+    times: dict[str, list[float]],
+    apart: dict[str, list[float]],
+    ratios_by_baseline: dict[str, list[list[float]]],
+) -> tuple[dict[str, Ratio], dict[str, float]]:
+    """One shape's speedup over each baseline (paired per round; those timed apart, their
+    median over each of the submission's rounds) and each implementation's median time; the
+    ratios also appended to `ratios_by_baseline`, for the geometric mean."""
+    sub = times["submission"]
+    speedups = {}
+    for name, base in times.items():
+        if name == "submission":
+            continue
+        paired = [b / s for b, s in zip(base, sub, strict=True) if s > 0]
+        speedups[name] = median_ci(paired)
+        ratios_by_baseline.setdefault(name, []).append(paired)
+    med = {name: statistics.median(t) for name, t in times.items()}
+    for name, apart_times in apart.items():
+        med[name] = statistics.median(apart_times)
+        ratios = [med[name] / s for s in sub if s > 0]
+        speedups[name] = median_ci(ratios)
+        ratios_by_baseline.setdefault(name, []).append(ratios)
+    return speedups, med
+
+
+def _outside_stream_us(data: dict[str, dict[str, list[float]]]) -> float:
+    """How long after its end event the submission's work finished, beyond the gap with
+    nothing pending (measured in the submission's own process where the baselines were timed
+    in another, turns.py; else the baselines' gap)."""
+    times, synced = data["times"], data["synced"]
+    gap = {
+        n: statistics.median(a - b for a, b in zip(synced[n], times[n], strict=True)) for n in times
+    }
+    null = (data.get("null") or {}).get("gap")
+    reference_gap = (
+        statistics.median(null)
+        if null
+        else min((g for n, g in gap.items() if n != "submission"), default=0.0)
+    )
+    return max(0.0, gap["submission"] - reference_gap)
+
+
 def judge(
     shapes: list[BenchShape],
     raw: dict[int, dict[str, dict[str, list[float]]]],
@@ -137,36 +179,13 @@ def judge(
         if not data:
             result.flags.append(f"{shape.case.name}: no timings came back")
             continue
-        times, synced = data["times"], data["synced"]
+        times = data["times"]
         sub = times["submission"]
-        speedups = {}
-        for name, base in times.items():
-            if name == "submission":
-                continue
-            paired = [b / s for b, s in zip(base, sub, strict=True) if s > 0]
-            speedups[name] = median_ci(paired)
-            ratios_by_baseline.setdefault(name, []).append(paired)
-        med = {name: statistics.median(t) for name, t in times.items()}
-        for name, apart in (unpaired or {}).get(shape.id, {}).items():
-            med[name] = statistics.median(apart)
-            ratios = [med[name] / s for s in sub if s > 0]
-            speedups[name] = median_ci(ratios)
-            ratios_by_baseline.setdefault(name, []).append(ratios)
+        apart = (unpaired or {}).get(shape.id, {})
+        speedups, med = _speedups(times, apart, ratios_by_baseline)
         gbps = shape.minimal_bytes / (med["submission"] * 1e-6) / 1e9
         floor_us = shape.minimal_bytes / (ceiling * 1e9) * 1e6
-        gap = {
-            n: statistics.median(a - b for a, b in zip(synced[n], times[n], strict=True))
-            for n in times
-        }
-        # the gap with nothing pending, measured in the submission's own process where the
-        # baselines were timed in another (turns.py); else the baselines' gap
-        null = (data.get("null") or {}).get("gap")
-        reference_gap = (
-            statistics.median(null)
-            if null
-            else min((g for n, g in gap.items() if n != "submission"), default=0.0)
-        )
-        outside = max(0.0, gap["submission"] - reference_gap)
+        outside = _outside_stream_us(data)
         entry = ShapeBenchmark(
             name=shape.case.name,
             shape=shape.case.shape,
