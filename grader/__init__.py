@@ -19,8 +19,18 @@ if TYPE_CHECKING:
     from grader.judge.casegroups import group as group_cases
     from grader.judge.facts import Table as CiteTable
     from grader.judge.facts import tables as cite_tables
+    from grader.judge.hidden import withhold as withhold_hidden
     from grader.judge.report import render as render_report
-    from grader.models import CaseResult, CheckpointDef, Citable, GradeResult, Verdict
+    from grader.models import (
+        Admission,
+        CaseResult,
+        CheckpointDef,
+        Citable,
+        DeadlineSpec,
+        GradeResult,
+        LatePolicy,
+        Verdict,
+    )
     from grader.options import GradeOptions
     from grader.pipeline import SandboxRefused, Spare, grade, resolve_device
     from grader.plan.inputs import randn
@@ -30,6 +40,10 @@ if TYPE_CHECKING:
 
 # public name → (module, attribute in it; None: the module itself)
 _WHERE: dict[str, tuple[str, str | None]] = {
+    "Admission": ("grader.models", "Admission"),
+    "DeadlineSpec": ("grader.models", "DeadlineSpec"),
+    "LatePolicy": ("grader.models", "LatePolicy"),
+    "withhold_hidden": ("grader.judge.hidden", "withhold"),
     "CaseResult": ("grader.models", "CaseResult"),
     "CheckpointDef": ("grader.models", "CheckpointDef"),
     "Citable": ("grader.models", "Citable"),
@@ -54,13 +68,16 @@ _WHERE: dict[str, tuple[str, str | None]] = {
 }
 
 __all__ = [
+    "Admission",
     "CaseGroup",
     "CaseResult",
     "CheckpointDef",
     "Citable",
     "CiteTable",
+    "DeadlineSpec",
     "GradeOptions",
     "GradeResult",
+    "LatePolicy",
     "Limits",
     "SandboxRefused",
     "Spare",
@@ -75,6 +92,7 @@ __all__ = [
     "resolve_device",
     "untrusted",
     "validate",
+    "withhold_hidden",
 ]
 
 

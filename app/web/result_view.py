@@ -41,8 +41,10 @@ def stored(result: dict[str, Any]) -> dict[str, Any]:
         return result
 
 
-def view(sub: Submission) -> dict[str, Any]:
-    result = stored(sub.result or {})
+def view(sub: Submission, result_seen: dict[str, Any] | None) -> dict[str, Any]:
+    """`result_seen`: the stored result as the viewer may see it (app/deadlines: hidden cases
+    withheld from a student until the due time)."""
+    result = stored(result_seen or {})
     bench = result.get("benchmark")
     return {
         "sub": sub,

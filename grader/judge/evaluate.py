@@ -122,6 +122,8 @@ class _Seen:
 
 def _record_case(rec: Record, show_hidden: bool) -> CaseResult:
     """One call's result, as the student sees it (a hidden case by number only)."""
+    # `hidden` marks a hidden case in the result (views withhold it: grader/judge/hidden.py);
+    # without show_hidden its details are left out of the result itself
     hidden = rec.run.case.hidden and not show_hidden
     if rec.error is not None:
         passed, err, msg = False, None, str(rec.error.get("message", ""))
@@ -141,7 +143,7 @@ def _record_case(rec: Record, show_hidden: bool) -> CaseResult:
         dtype=None if hidden else rec.run.case.dtype,
         draw=rec.run.draw,
         config=rec.config,
-        hidden=hidden,
+        hidden=rec.run.case.hidden,
     )
 
 
@@ -155,7 +157,7 @@ def _missing_case(r: PlannedRun, show_hidden: bool) -> CaseResult:
         shape=None if hidden else r.case.shape,
         dtype=None if hidden else r.case.dtype,
         draw=r.draw,
-        hidden=hidden,
+        hidden=r.case.hidden,
     )
 
 
