@@ -196,12 +196,12 @@ def grade(
         raise
     except Exception as exc:  # a bug of ours must still give the student an answer
         log.exception("grading failed")
-        return _level0(
-            checkpoint,
-            Verdict.INTERNAL_ERROR,
-            device,
-            [f"The grader failed while grading this submission ({type(exc).__name__}: {exc})."],
+        why = f"The grader failed while grading this submission ({type(exc).__name__}: {exc})."
+        result = GradeResult.internal_error(
+            checkpoint.id, why, describe_device(device), versions(device)
         )
+        result.messages.insert(0, rubric.headline(result, device))
+        return result
 
 
 @dataclass
