@@ -15,7 +15,7 @@ import statistics
 import torch
 
 from grader.checkpoints import Arg, Checkpoint
-from grader.gpu import gpus
+from grader.gpu import gpus, roofline
 from grader.gpu.calibrate import Calibration
 from grader.models import BenchmarkResult, CaseSpec, Ratio, ShapeBenchmark
 from grader.plan.shapes import ROUNDS, SETS, VERIFY, BenchShape
@@ -70,6 +70,7 @@ def plan(checkpoint: Checkpoint, seed: int, device: str, rounds: int = ROUNDS) -
         verify = checked_rounds(rng, rounds)
         nbytes = checkpoint.minimal_bytes(sets[0], refs[0])
         shape = BenchShape(i, case, sets, refs, verify, nbytes, rounds=rounds)
+        shape.flops = checkpoint.flops(sets[0], refs[0])
         if device == "cuda" and draws_on_gpu(checkpoint, case):
             shape.seeds = [rng.getrandbits(63) for _ in range(rounds)]
             shape.sample_seed = rng.getrandbits(63)
@@ -111,9 +112,8 @@ def _speedups(
     apart: dict[str, list[float]],
     ratios_by_baseline: dict[str, list[list[float]]],
 ) -> tuple[dict[str, Ratio], dict[str, float]]:
-    """One shape's speedup over each baseline (paired per round; those timed apart, their
-    median over each of the submission's rounds) and each implementation's median time; the
-    ratios also appended to `ratios_by_baseline`, for the geometric mean."""
+    """Per baseline the speedup (paired round by round; those timed `apart` against each of
+    the submission's rounds), and the median time per implementation."""
     sub = times["submission"]
     speedups = {}
     for name, base in times.items():
@@ -123,22 +123,23 @@ def _speedups(
         speedups[name] = median_ci(paired)
         ratios_by_baseline.setdefault(name, []).append(paired)
     med = {name: statistics.median(t) for name, t in times.items()}
-    for name, apart_times in apart.items():
-        med[name] = statistics.median(apart_times)
+    for name, kept in apart.items():
+        med[name] = statistics.median(kept)
         ratios = [med[name] / s for s in sub if s > 0]
         speedups[name] = median_ci(ratios)
         ratios_by_baseline.setdefault(name, []).append(ratios)
     return speedups, med
 
 
-def _outside_stream_us(data: dict[str, dict[str, list[float]]]) -> float:
-    """How long after its end event the submission's work finished, beyond the gap with
-    nothing pending (measured in the submission's own process where the baselines were timed
-    in another, turns.py; else the baselines' gap)."""
+def _outside_stream(data: dict[str, dict[str, list[float]]]) -> float:
+    """How long the submission's work ran past its end event, beyond what a synchronize
+    shows with nothing pending."""
     times, synced = data["times"], data["synced"]
     gap = {
         n: statistics.median(a - b for a, b in zip(synced[n], times[n], strict=True)) for n in times
     }
+    # the gap with nothing pending, measured in the submission's own process where the
+    # baselines were timed in another (turns.py); else the baselines' gap
     null = (data.get("null") or {}).get("gap")
     reference_gap = (
         statistics.median(null)
@@ -155,10 +156,13 @@ def judge(
     device_name: str,
     baseline: str,
     unpaired: dict[int, dict[str, list[float]]] | None = None,
+    compute_peaks: dict[str, float] | None = None,
 ) -> BenchmarkResult:
     """`raw`: per shape id, the child's times and synchronized times per implementation.
     `unpaired`: per shape id, baselines the parent timed apart (torch.compile): their speedup
-    is their median time over each of the submission's rounds, not a paired ratio."""
+    is their median time over each of the submission's rounds, not a paired ratio.
+    `compute_peaks`: dtype -> calibrated TFLOP/s; a shape with declared FLOPs is then placed
+    on the roofline (grader/gpu/roofline.py)."""
     model = gpus.lookup(device_name)
     datasheet = model.dram_gbps if model else 0.0
     result = BenchmarkResult(
@@ -169,6 +173,8 @@ def judge(
         f"{calibration.read_gbps:.0f} GB/s" + (f"; datasheet {datasheet:.0f}" if model else ""),
         baseline=baseline,
         unpaired_baselines=sorted({n for d in (unpaired or {}).values() for n in d}),
+        compute_peaks=dict(compute_peaks or {}),
+        compute_source=roofline.source_text(compute_peaks or {}),
     )
     # A kernel cannot move its minimal bytes faster than the memory system: the floor uses the
     # highest ceiling we know, with 5 % of slack for measurement noise.
@@ -185,7 +191,7 @@ def judge(
         speedups, med = _speedups(times, apart, ratios_by_baseline)
         gbps = shape.minimal_bytes / (med["submission"] * 1e-6) / 1e9
         floor_us = shape.minimal_bytes / (ceiling * 1e9) * 1e6
-        outside = _outside_stream_us(data)
+        outside = _outside_stream(data)
         entry = ShapeBenchmark(
             name=shape.case.name,
             shape=shape.case.shape,
@@ -202,6 +208,11 @@ def judge(
             if baseline in speedups
             else [],
         )
+        peak = (compute_peaks or {}).get(shape.case.dtype)
+        if shape.flops and peak:
+            entry.roofline = roofline.place(
+                shape.flops, shape.minimal_bytes, med, peak, calibration.peak_gbps
+            )
         if entry.below_roofline:
             result.flags.append(
                 f"{shape.case.name}: {med['submission']:.1f} µs is below the roofline floor "

@@ -14,7 +14,7 @@ import torch
 
 from grader import cachefile
 from grader.checkpoints import Checkpoint
-from grader.gpu import benchmark, calibrate, compiled, gpus, nsight
+from grader.gpu import benchmark, calibrate, compiled, gpus, nsight, roofline
 from grader.judge import explanation, facts
 from grader.judge.collect import Collected, Collector
 from grader.models import BenchmarkResult, GradeResult, KernelMetrics, ProfileResult, Verdict
@@ -78,8 +78,9 @@ def finish(stage: Stage) -> list[str]:
 
 
 def _judge_benchmark(stage: Stage) -> tuple[BenchmarkResult, list[str]]:
-    """The child's times and the parent's judged against the baselines (the torch.compile
-    one timed here), and the reasons they give against level 3."""
+    """The child's times and the parent's judged against this GPU's ceilings (memory; for a
+    compute-bound checkpoint the tensor cores' too) and the baselines (the torch.compile one
+    timed here), and the reasons they give against level 3."""
     checkpoint, options, result = stage.checkpoint, stage.options, stage.result
     d = checkpoint.definition
     t = time.monotonic()
@@ -95,9 +96,10 @@ def _judge_benchmark(stage: Stage) -> tuple[BenchmarkResult, list[str]]:
             f"({type(exc).__name__}: {str(exc)[:200]}); it is left out of the comparison."
         )
     stage.stages["compile_baseline"] = time.monotonic() - t
+    peaks = _compute_peaks(checkpoint, options, stage.stages)
     name = torch.cuda.get_device_name()
     times = stage.collected.bench_times
-    bench = benchmark.judge(stage.shapes, times, cal, name, d.rubric.baseline, apart)
+    bench = benchmark.judge(stage.shapes, times, cal, name, d.rubric.baseline, apart, peaks)
     result.benchmark = bench
     reasons = []
     if bench.gpu_model not in d.target_gpus:
@@ -105,7 +107,24 @@ def _judge_benchmark(stage: Stage) -> tuple[BenchmarkResult, list[str]]:
             f"This GPU ({name}, '{bench.gpu_model}') is not one of the checkpoint's target GPUs "
             f"({', '.join(d.target_gpus)})."
         )
-    return bench, reasons + bench.flags + _speedup_reasons(bench, checkpoint)
+    result.messages.extend(
+        roofline.summary(s.name, s.roofline, d.rubric.baseline) for s in bench.shapes if s.roofline
+    )
+    return bench, reasons + bench.flags + speedup_reasons(bench, checkpoint)
+
+
+def _compute_peaks(
+    checkpoint: Checkpoint, options: GradeOptions, stages: dict[str, float]
+) -> dict[str, float]:
+    """The calibrated tensor-core ceilings of the benchmark's dtypes, for a checkpoint that
+    declares its FLOPs; none for a memory-bound one."""
+    if not checkpoint.compute_bound:
+        return {}
+    t = time.monotonic()
+    dtypes = [c.dtype for c in checkpoint.definition.benchmark_shapes]
+    peaks = roofline.ceilings(options.cache_dir, dtypes)
+    stages["calibrate_compute"] = time.monotonic() - t
+    return peaks
 
 
 def _profiles(stage: Stage, bench: BenchmarkResult) -> tuple[list[ProfileResult], list[str]]:
@@ -163,8 +182,13 @@ def _timed_calls_right(result: GradeResult, collected: Collected, shapes: list[B
     return False
 
 
-def _speedup_reasons(bench: BenchmarkResult, checkpoint: Checkpoint) -> list[str]:
+def speedup_reasons(bench: BenchmarkResult, checkpoint: Checkpoint) -> list[str]:
+    """Why the speed earns no level 3: none measured, or not shown to beat the rubric's
+    baseline. A rubric with `level3 = "explained_gap"` asks for no win: losing to the
+    baseline (a GEMM against cuBLAS) costs nothing, the explanation of the gap is the work."""
     rubric = checkpoint.definition.rubric
+    if rubric.level3 == "explained_gap":
+        return []
     gm = bench.geomean.get(rubric.baseline)
     if gm is None:
         return [f"No speedup over the '{rubric.baseline}' baseline was measured."]
@@ -288,7 +312,8 @@ def _ncu_spec(at: Paths, checkpoint: Checkpoint, ncu_argv: list[str]) -> bwrap.S
 
 
 def _replay_spec(paths: Paths, checkpoint: Checkpoint, ncu: str) -> bwrap.Spec:
-    argv = [ncu, *nsight.submission_args(f"{paths.out_inside}/full")]
+    args = nsight.submission_args(f"{paths.out_inside}/full", checkpoint.compute_bound)
+    argv = [ncu, *args]
     return _ncu_spec(paths, checkpoint, argv)
 
 
@@ -336,7 +361,8 @@ def _baseline_kernels(stage: Stage, shape: BenchShape, ncu: str) -> tuple[list[K
         except (KeyError, TypeError, ValueError):
             pass  # an unreadable entry is measured again
     paths = stage.profile_job(names, False, shape.id)
-    argv = [ncu, *nsight.metrics_args(f"{paths.out_inside}/baselines")]
+    args = nsight.metrics_args(f"{paths.out_inside}/baselines", checkpoint.compute_bound)
+    argv = [ncu, *args]
     spec = _ncu_spec(paths, checkpoint, argv)
     run = bwrap.run(spec, options.limits, bwrap.drain, sandboxed=paths.sandboxed)
     report = nsight.take_report(
