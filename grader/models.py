@@ -243,14 +243,23 @@ class GradeResult(BaseModel):
     explanation: ExplanationCheck | None = None
 
     @classmethod
-    def internal_error(cls, checkpoint: str, message: str) -> GradeResult:
-        """The grader's own failure, never the submission's: level 0, one message."""
+    def internal_error(
+        cls,
+        checkpoint: str,
+        message: str,
+        device: str = "-",
+        versions: dict[str, str] | None = None,
+    ) -> GradeResult:
+        """The grader's own failure, never the submission's: level 0, `message`. The one way
+        to make one: a grading that failed (the pipeline adds its headline, as to every grade),
+        a checkpoint that does not load, a worker that cannot grade, attempts run out."""
         return cls(
             checkpoint=checkpoint,
             verdict=Verdict.INTERNAL_ERROR,
             level=0,
-            device="-",
+            device=device,
             messages=[message],
+            versions=versions or {},
         )
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
-import os
 import platform
 import secrets
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
@@ -20,7 +20,8 @@ import torch
 from grader.checkpoints import Checkpoint
 from grader.gpu import benchmark, gpu_stage, turns
 from grader.judge import kernel_check, rubric
-from grader.judge.evaluate import Collector, Evaluation, evaluate
+from grader.judge.collect import Collector
+from grader.judge.evaluate import Evaluation, evaluate
 from grader.judge.static import StaticReport, check
 from grader.models import GradeResult, Verdict
 from grader.options import GradeOptions
@@ -110,65 +111,9 @@ def plan_runs(checkpoint: Checkpoint, device: str, seed: int) -> list[PlannedRun
     return runs
 
 
-def write_profile_job(
-    paths: job.Paths,
-    source: str,
-    checkpoint: Checkpoint,
-    shapes: list[BenchShape],
-    options: GradeOptions,
-    impls: list[str],
-    with_submission: bool,
-    force_configs: dict[str, str],
-    shape_id: int | None = None,
-) -> job.Paths:
-    """The Nsight replay's job: in this grading's folders, or, for the baselines alone, in
-    folders of their own with a Triton cache no submission has written to. `shape_id`: the
-    shape to profile (default: the last timed, whose autotuner picks `force_configs` are)."""
-    profiled = [s for s in shapes if s.id == shape_id] or shapes[-1:]
-    if profiled and profiled[0] is not shapes[-1]:
-        force_configs = {}  # the picks named are the last shape's: this one tunes again
-    if not with_submission:
-        own = paths.job.parent / "baselines"
-        paths = job.Paths(own / "job", own / "out", paths.sandboxed, cap=paths.cap)
-    job.write(
-        paths,
-        source,
-        checkpoint,
-        "cuda",
-        [],
-        profiled,
-        max_configs=options.max_configs,
-        profile_impls=impls,
-        with_submission=with_submission,
-        force_configs=force_configs if with_submission else None,
-        job_file=job.PROFILE_JOB_FILE,
-    )
-    return paths
-
-
 def folder_cap(options: GradeOptions) -> int | None:
     """The size of the child's /cache and /out, where they can be capped here (folders.py)."""
     return options.limits.folder_bytes if folders.can_cap() else None
-
-
-def child_env(device: str, paths: job.Paths) -> dict[str, str]:
-    env = {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": "/tmp",
-        "LANG": "C.UTF-8",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONUNBUFFERED": "1",
-        "TRITON_CACHE_DIR": f"{paths.cache_inside}/triton",
-        "OMP_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-        "USER": "nobody",
-    }
-    if device == "cpu":
-        env["TRITON_INTERPRET"] = "1"
-        env["CUDA_VISIBLE_DEVICES"] = ""
-    elif "CUDA_VISIBLE_DEVICES" in os.environ:
-        env["CUDA_VISIBLE_DEVICES"] = os.environ["CUDA_VISIBLE_DEVICES"]
-    return env
 
 
 def _level0(
@@ -207,7 +152,7 @@ class Spare:
             cap = folder_cap(options)
             self.paths = job.Paths(self.root / "job", self.root / "out", sandboxed, cap=cap)
             job.prepare(self.paths, None)
-            spec = job.child_spec(self.paths, None, "cpu", child_env("cpu", self.paths))
+            spec = job.child_spec(self.paths, None, "cpu", job.child_env("cpu", self.paths))
             self.reader = early.LateReader()
             self.child = early.Early(spec, options.limits, self.reader, sandboxed)
         except BaseException:
@@ -251,24 +196,52 @@ def grade(
         raise
     except Exception as exc:  # a bug of ours must still give the student an answer
         log.exception("grading failed")
-        return _level0(
-            checkpoint,
-            Verdict.INTERNAL_ERROR,
-            device,
-            [f"The grader failed while grading this submission ({type(exc).__name__}: {exc})."],
+        why = f"The grader failed while grading this submission ({type(exc).__name__}: {exc})."
+        result = GradeResult.internal_error(
+            checkpoint.id, why, describe_device(device), versions(device)
         )
+        result.messages.insert(0, rubric.headline(result, device))
+        return result
+
+
+@dataclass
+class _Grading:
+    """One grading under way: what its steps share."""
+
+    source: str  # the runnable source (the main block blanked)
+    checkpoint: Checkpoint
+    options: GradeOptions
+    device: str
+    sandboxed: bool
+    seed: int
+    kernels: frozenset[str]  # the file's Triton kernels, by name
+    root: Path
+    paths: job.Paths
+    stages: dict[str, float]
+    later: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)  # an early replay
+    kcheck: kernel_check.KernelCheck | None = None
+
+
+@dataclass
+class _Ran:
+    """What the child's run gave, its timed rounds taken into the collector's result."""
+
+    runs: list[PlannedRun]
+    shapes: list[BenchShape]
+    collector: Collector
+    outcome: bwrap.RunOutcome
+    replay: early.Early | None  # the Nsight replay's child, waiting for its job
+    compiled: kernel_check.Outcome | None  # the compile check's answer (CPU)
 
 
 def _grade(
     source: str, checkpoint: Checkpoint, options: GradeOptions, device: str, spare: Spare | None
 ) -> GradeResult:
-    stages: dict[str, float] = {}
     t0 = time.monotonic()
-    entry = checkpoint.definition.entry
-
-    static = check(source, entry, set(checkpoint.definition.allowed_torch_ops))
-    source = static.runnable
-    stages["static"] = time.monotonic() - t0
+    static = check(
+        source, checkpoint.definition.entry, set(checkpoint.definition.allowed_torch_ops)
+    )
+    stages = {"static": time.monotonic() - t0}
     if (refused := _refused(static, checkpoint, device)) is not None:
         return refused
 
@@ -278,131 +251,154 @@ def _grade(
             f"cannot grade safely: {why}. Install bubblewrap (apt-get install bubblewrap), or "
             "pass --unsafe-no-sandbox to run the submission unconfined on this machine."
         )
-
     seed = options.seed if options.seed is not None else secrets.randbits(63)
-    root, paths, kept = _folders(source, options, device, sandboxed, spare)
-
-    def spec_for(at: job.Paths, prefix: list[str], mounts: list[bwrap.Mount]) -> bwrap.Spec:
-        """A child under `ncu` (the Nsight replay's, the baselines'): it waits for profile.json."""
-        env = child_env(device, at)
-        return job.child_spec(at, checkpoint, device, env, prefix, mounts, job.PROFILE_JOB_FILE)
-
-    later = contextlib.ExitStack()  # the Nsight replay's child, if started early
-    kcheck: kernel_check.KernelCheck | None = None
-    rounds: turns.Turns | None = None
+    root, paths, kept = _folders(static.runnable, options, device, sandboxed, spare)
+    g = _Grading(
+        static.runnable,
+        checkpoint,
+        options,
+        device,
+        sandboxed,
+        seed,
+        frozenset(static.kernels),
+        root,
+        paths,
+        stages,
+    )
     try:
-        job.prepare(paths, source)
-        if device == "cpu":  # Triton's compiler, for a GPU, in a sandbox of its own
-            kcheck = kernel_check.KernelCheck(source, root, options, sandboxed)
-        collector = Collector(
-            [],
-            checkpoint.definition.tolerances,
-            options.limits.result_bytes,
-            check_on="cuda" if device == "cuda" and options.check_on_gpu else None,
-        )
-        collector.on_launched = kcheck.feed if kcheck is not None else None
-        # The child starts (Python, torch, Triton: seconds) while the inputs are drawn here,
-        # or a spare has started already; it reads nothing until job.json is published.
-        if spare is not None:
-            spare.reader.give(collector)
-            started = early.running(spare.child)
-        else:
-            spec = job.child_spec(paths, checkpoint, device, child_env(device, paths))
-            started = early.started(spec, options.limits, collector, sandboxed)
-        t_child = time.monotonic()
-        with started as child:
-            replay = None
-            if device == "cuda" and options.benchmark and options.profile and options.nsight_early:
-                # and the Nsight replay's, to wait for the configs the benchmark will pick
-                replay = gpu_stage.start_replay(
-                    paths, spec_for, options, later, checkpoint.compute_bound
-                )
-            t1 = time.monotonic()
-            runs = plan_runs(checkpoint, device, seed)
-            shapes = (
-                benchmark.plan(checkpoint, seed, device, options.rounds)
-                if device == "cuda" and options.benchmark
-                else []
-            )
-            stages["inputs"] = time.monotonic() - t1
-            collector.expect(runs, {s.id: s.references for s in shapes})
-            flush = gpu_stage.flush_bytes() if shapes else 0
-            if any(s.seeds is not None for s in shapes):  # fresh inputs: baselines timed here
-                rounds = turns.Turns(
-                    checkpoint, shapes, checkpoint.definition.tolerances, flush, seed
-                )
-                rounds.control = child.control
-                collector.turns = rounds
-            job.write(
-                paths,
-                source,
-                checkpoint,
-                device,
-                runs,
-                shapes,
-                max_configs=options.max_configs,
-                flush_bytes=flush,
-            )
-            child.publish()
-        outcome = child.wait()
-        stages["sandbox"] = time.monotonic() - t_child  # a spare's idle wait left out
-        compiled = kcheck.finish() if kcheck is not None else None
-        if compiled is not None:
-            stages["compile_wait"] = time.monotonic() - t_child - stages["sandbox"]
-        _take_turns(collector, rounds)
-        if collector.check_on is not None:
-            t = time.monotonic()
-            collector.finish()
-            stages["checks_after"] = time.monotonic() - t
-        stages.update({f"child_{k}": v for k, v in collector.result.phases.items()})
-
-        ev = evaluate(runs, collector.result, outcome, options.show_hidden, device == "cpu")
-        if compiled is not None:
-            ev.verdict = kernel_check.apply(ev.verdict, ev.messages, compiled)
-        bf16_cases = any(c.dtype == "bfloat16" for c in checkpoint.definition.interpreter_cases)
-        if device == "cpu" and bf16_cases and not interpreter_checks_bf16():
-            ev.messages.append(BF16_GPU_ONLY)
-        result = _result(checkpoint, ev, outcome, options, device, sandboxed, paths.cap)
-        level3_reasons: list[str] | None = None
-        if shapes and result.verdict is Verdict.CORRECT:
-            level3_reasons = gpu_stage.finish(
-                result,
-                collector.result,
-                shapes,
-                checkpoint,
-                options,
-                stages,
-                spec_for,
-                lambda impls, with_submission, shape_id: write_profile_job(
-                    paths,
-                    source,
-                    checkpoint,
-                    shapes,
-                    options,
-                    impls,
-                    with_submission,
-                    collector.result.tuned,
-                    shape_id,
-                ),
-                replay,
-                kernels=frozenset(static.kernels),
-            )
+        ran = _run_child(g, spare)
+        result, level3_reasons = _judge(g, ran)
     finally:
-        later.close()  # a replay child never given its job is killed here
-        if kcheck is not None:
-            kcheck.close()
-        if spare is not None:  # exited already, unless something failed before it was given
-            spare.child.kill()  # its job (then it would wait in a deleted folder for ever)
-        with contextlib.suppress(OSError):
-            job.keep_cache(paths)  # a capped copy of a kept cache goes back (links left out)
-        job.remove_root(root)
-        if kept is not None:
-            job.trim_kept_cache(kept)
+        _clean_up(g, spare, kept)
 
     _leveled(result, checkpoint, device, level3_reasons)
     stages["total"] = time.monotonic() - t0
     result.stages = {k: round(v, 3) for k, v in stages.items()}
     return result
+
+
+def _run_child(g: _Grading, spare: Spare | None) -> _Ran:
+    """Start the child (or take the spare's), plan and publish its job meanwhile, wait for it;
+    then the compile check's answer, the parent's timed rounds and the checks kept for after."""
+    job.prepare(g.paths, g.source)
+    if g.device == "cpu":  # Triton's compiler, for a GPU, in a sandbox of its own
+        g.kcheck = kernel_check.KernelCheck(g.source, g.root, g.options, g.sandboxed)
+    collector = Collector(
+        [],
+        g.checkpoint.definition.tolerances,
+        g.options.limits.result_bytes,
+        check_on="cuda" if g.device == "cuda" and g.options.check_on_gpu else None,
+    )
+    collector.on_launched = g.kcheck.feed if g.kcheck is not None else None
+    # The child starts (Python, torch, Triton: seconds) while the inputs are drawn here,
+    # or a spare has started already; it reads nothing until job.json is published.
+    if spare is not None:
+        spare.reader.give(collector)
+        started = early.running(spare.child)
+    else:
+        spec = job.child_spec(g.paths, g.checkpoint, g.device, job.child_env(g.device, g.paths))
+        started = early.started(spec, g.options.limits, collector, g.sandboxed)
+    t_child = time.monotonic()
+    with started as child:
+        replay = _start_replay(g)
+        runs, shapes, rounds = _plan_and_publish(g, collector, child)
+    outcome = child.wait()
+    g.stages["sandbox"] = time.monotonic() - t_child  # a spare's idle wait left out
+    compiled = g.kcheck.finish() if g.kcheck is not None else None
+    if compiled is not None:
+        g.stages["compile_wait"] = time.monotonic() - t_child - g.stages["sandbox"]
+    _take_turns(collector, rounds)
+    if collector.check_on is not None:
+        t = time.monotonic()
+        collector.finish()
+        g.stages["checks_after"] = time.monotonic() - t
+    g.stages.update({f"child_{k}": v for k, v in collector.result.phases.items()})
+    return _Ran(runs, shapes, collector, outcome, replay, compiled)
+
+
+def _start_replay(g: _Grading) -> early.Early | None:
+    """On a GPU, the Nsight replay's child too, to wait for the configs the benchmark picks."""
+    o = g.options
+    if g.device == "cuda" and o.benchmark and o.profile and o.nsight_early:
+        return gpu_stage.start_replay(g.paths, g.checkpoint, o, g.later)
+    return None
+
+
+def _plan_and_publish(
+    g: _Grading, collector: Collector, child: early.Early
+) -> tuple[list[PlannedRun], list[BenchShape], turns.Turns | None]:
+    """The runs and benchmark shapes planned here, the job written and published to the
+    waiting child; with fresh inputs per round, the parent's side of the timed rounds."""
+    t = time.monotonic()
+    runs = plan_runs(g.checkpoint, g.device, g.seed)
+    shapes = (
+        benchmark.plan(g.checkpoint, g.seed, g.device, g.options.rounds)
+        if g.device == "cuda" and g.options.benchmark
+        else []
+    )
+    g.stages["inputs"] = time.monotonic() - t
+    collector.expect(runs, {s.id: s.references for s in shapes})
+    flush = gpu_stage.flush_bytes() if shapes else 0
+    rounds = None
+    if any(s.seeds is not None for s in shapes):  # fresh inputs: baselines timed here
+        tolerances = g.checkpoint.definition.tolerances
+        rounds = turns.Turns(g.checkpoint, shapes, tolerances, flush, g.seed)
+        rounds.control = child.control
+        collector.turns = rounds
+    job.write(
+        g.paths,
+        g.source,
+        g.checkpoint,
+        g.device,
+        runs,
+        shapes,
+        max_configs=g.options.max_configs,
+        flush_bytes=flush,
+    )
+    child.publish()
+    return runs, shapes, rounds
+
+
+def _judge(g: _Grading, ran: _Ran) -> tuple[GradeResult, list[str] | None]:
+    """The verdict from what the child gave; on a GPU, for a correct run, the GPU stage and
+    the reasons level 3 is not given (None: no GPU stage)."""
+    ev = evaluate(
+        ran.runs, ran.collector.result, ran.outcome, g.options.show_hidden, g.device == "cpu"
+    )
+    if ran.compiled is not None:
+        ev.verdict = kernel_check.apply(ev.verdict, ev.messages, ran.compiled)
+    bf16_cases = any(c.dtype == "bfloat16" for c in g.checkpoint.definition.interpreter_cases)
+    if g.device == "cpu" and bf16_cases and not interpreter_checks_bf16():
+        ev.messages.append(BF16_GPU_ONLY)
+    result = _result(g.checkpoint, ev, ran.outcome, g.options, g.device, g.sandboxed, g.paths.cap)
+    if not ran.shapes or result.verdict is not Verdict.CORRECT:
+        return result, None
+    stage = gpu_stage.Stage(
+        result=result,
+        collected=ran.collector.result,
+        shapes=ran.shapes,
+        checkpoint=g.checkpoint,
+        options=g.options,
+        paths=g.paths,
+        source=g.source,
+        stages=g.stages,
+        replay=ran.replay,
+        kernels=g.kernels,
+    )
+    return result, gpu_stage.finish(stage)
+
+
+def _clean_up(g: _Grading, spare: Spare | None, kept: Path | None) -> None:
+    g.later.close()  # a replay child never given its job is killed here
+    if g.kcheck is not None:
+        g.kcheck.close()
+    if spare is not None:  # exited already, unless something failed before it was given
+        spare.child.kill()  # its job (then it would wait in a deleted folder for ever)
+    with contextlib.suppress(OSError):
+        job.keep_cache(g.paths)  # a capped copy of a kept cache goes back (links left out)
+    job.remove_root(g.root)
+    if kept is not None:
+        job.trim_kept_cache(kept)
 
 
 def _refused(static: StaticReport, checkpoint: Checkpoint, device: str) -> GradeResult | None:
@@ -412,11 +408,7 @@ def _refused(static: StaticReport, checkpoint: Checkpoint, device: str) -> Grade
     if static.forbidden:
         return _level0(checkpoint, Verdict.FORBIDDEN, device, static.forbidden)
     if static.problems:
-        verdict = (
-            Verdict.FORBIDDEN
-            if "triton.jit" in " ".join(static.problems)
-            else Verdict.COMPILE_ERROR
-        )
+        verdict = Verdict.FORBIDDEN if static.no_kernel else Verdict.COMPILE_ERROR
         return _level0(checkpoint, verdict, device, static.problems)
     return None
 

@@ -7,9 +7,8 @@ import contextlib
 import hashlib
 import os
 import time
-from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 import torch
 
@@ -17,18 +16,43 @@ from grader import cachefile
 from grader.checkpoints import Checkpoint
 from grader.gpu import benchmark, calibrate, compiled, gpus, nsight, roofline
 from grader.judge import explanation, facts
-from grader.judge.evaluate import Collected, Collector
+from grader.judge.collect import Collected, Collector
 from grader.models import BenchmarkResult, GradeResult, KernelMetrics, ProfileResult, Verdict
 from grader.options import GradeOptions
 from grader.plan.shapes import FULL_CHECKS, BenchShape
-from grader.sandbox import bwrap, early
+from grader.sandbox import bwrap, early, job
 from grader.sandbox.job import Paths
 
-# (job paths, command prefix, extra mounts) -> the child's sandbox spec
-SpecFn = Callable[[Paths, list[str], list[bwrap.Mount]], bwrap.Spec]
-# (implementations to profile, with the submission?, the shape's id) -> where the profile job
-# was written
-WriteFn = Callable[[list[str], bool, int], Paths]
+
+@dataclass
+class Stage:
+    """A correct GPU grading going on to its GPU stage: what it was graded with and where (the
+    one context its steps share, in place of callbacks into the pipeline)."""
+
+    result: GradeResult
+    collected: Collected
+    shapes: list[BenchShape]
+    checkpoint: Checkpoint
+    options: GradeOptions
+    paths: Paths  # the grading's folders
+    source: str  # the runnable source the grading ran
+    stages: dict[str, float]
+    replay: early.Early | None = None  # the Nsight replay's child, started with the grading's
+    kernels: frozenset[str] = frozenset()  # the file's Triton kernels, by name
+
+    def profile_job(self, impls: list[str], with_submission: bool, shape_id: int) -> Paths:
+        """The Nsight replay's job for one shape (`job.write_profile`)."""
+        return job.write_profile(
+            self.paths,
+            self.source,
+            self.checkpoint,
+            self.shapes,
+            self.options.max_configs,
+            impls,
+            with_submission,
+            self.collected.tuned,
+            shape_id,
+        )
 
 
 def flush_bytes() -> int:
@@ -37,104 +61,56 @@ def flush_bytes() -> int:
     return 2 * gpus.l2_bytes(torch.cuda.get_device_name(), reported)
 
 
-def finish(
-    result: GradeResult,
-    collected: Collected,
-    shapes: list[BenchShape],
-    checkpoint: Checkpoint,
-    options: GradeOptions,
-    stages: dict[str, float],
-    child_spec: SpecFn,
-    write_profile_job: WriteFn,
-    replay: early.Early | None = None,
-    kernels: frozenset[str] = frozenset(),
-) -> list[str]:
-    """Fill result.benchmark/profile/explanation; return the reasons level 3 is not given
-    (empty: level 3). May turn the verdict to wrong_answer if timed calls were wrong.
-    `replay`: the Nsight replay's child, started with the grading's (`start_replay`)."""
-    d = checkpoint.definition
-    reasons: list[str] = []
-
+def finish(stage: Stage) -> list[str]:
+    """Fill the result's benchmark, profile and explanation; return the reasons level 3 is
+    not given (empty: level 3). May turn the verdict to wrong_answer if timed calls were
+    wrong."""
+    collected = stage.collected
     if collected.bench_error:
-        reasons.append(f"The benchmark failed: {collected.bench_error.get('message')}")
-        return reasons
-    if not _timed_calls_right(result, collected, shapes):
+        return [f"The benchmark failed: {collected.bench_error.get('message')}"]
+    if not _timed_calls_right(stage.result, collected, stage.shapes):
         return ["wrong while being timed"]
-
-    name = torch.cuda.get_device_name()
-    bench = _judged(result, collected, shapes, checkpoint, options, stages)
-    result.benchmark = bench
-    model = bench.gpu_model
-    if model not in d.target_gpus:
-        reasons.append(
-            f"This GPU ({name}, '{model}') is not one of the checkpoint's target GPUs "
-            f"({', '.join(d.target_gpus)})."
-        )
-    reasons.extend(bench.flags)
-    reasons.extend(speedup_reasons(bench, checkpoint))
-    result.messages.extend(
-        roofline.summary(s.name, s.roofline, d.rubric.baseline) for s in bench.shapes if s.roofline
-    )
-
-    profiles = []
-    if options.profile:
-        t = time.monotonic()
-        for i, shape in enumerate(profile_shapes(shapes, checkpoint)):
-            p = run_profile(
-                shape,
-                checkpoint,
-                options,
-                child_spec,
-                write_profile_job,
-                stages,
-                replay if i == 0 else None,
-                "submission-full.ncu-rep" if i == 0 else f"submission-{shape.id}.ncu-rep",
-            )
-            profiles.append(p)
-            reasons.extend(_evidence(p, bench, result, kernels, d.allowed_torch_ops))
-        stages["nsight"] = time.monotonic() - t
-        result.profile = profiles[0] if profiles else None
-        result.extra_profiles = profiles[1:]
-    elif options.explanation is not None:  # without one, the missing explanation is the reason
-        reasons.append("Nsight Compute profiling was turned off: level 3 needs its evidence.")
-    result.citable = facts.build(bench, profiles, name)
-
-    if options.explanation is None:
-        reasons.append("No explanation was given (--explanation FILE): level 3 needs one.")
-    else:
-        check = explanation.check(options.explanation, d.rubric, result.citable)
-        result.explanation = check
-        reasons.extend(check.messages)
-    return reasons
+    bench, reasons = _judge_benchmark(stage)
+    profiles, why = _profiles(stage, bench)
+    reasons += why
+    stage.result.citable = facts.build(bench, profiles, torch.cuda.get_device_name())
+    return reasons + _explanation(stage)
 
 
-def _judged(
-    result: GradeResult,
-    collected: Collected,
-    shapes: list[BenchShape],
-    checkpoint: Checkpoint,
-    options: GradeOptions,
-    stages: dict[str, float],
-) -> BenchmarkResult:
-    """The benchmark judged against this GPU's ceilings (memory; for a compute-bound
-    checkpoint the tensor cores' too) and the baselines, the compile baseline timed apart."""
+def _judge_benchmark(stage: Stage) -> tuple[BenchmarkResult, list[str]]:
+    """The child's times and the parent's judged against this GPU's ceilings (memory; for a
+    compute-bound checkpoint the tensor cores' too) and the baselines (the torch.compile one
+    timed here), and the reasons they give against level 3."""
+    checkpoint, options, result = stage.checkpoint, stage.options, stage.result
+    d = checkpoint.definition
     t = time.monotonic()
     cal = calibrate.get(options.cache_dir)
-    stages["calibrate"] = time.monotonic() - t
+    stage.stages["calibrate"] = time.monotonic() - t
     t = time.monotonic()
     try:
-        apart = compiled.times(checkpoint, shapes, flush_bytes(), options.cache_dir)
+        apart = compiled.times(checkpoint, stage.shapes, flush_bytes(), options.cache_dir)
     except Exception as exc:  # the worker's own toolchain: reported, never the student's fault
         apart = {}
         result.messages.append(
             f"The torch.compile baseline could not be measured on this worker "
             f"({type(exc).__name__}: {str(exc)[:200]}); it is left out of the comparison."
         )
-    stages["compile_baseline"] = time.monotonic() - t
-    peaks = _compute_peaks(checkpoint, options, stages)
+    stage.stages["compile_baseline"] = time.monotonic() - t
+    peaks = _compute_peaks(checkpoint, options, stage.stages)
     name = torch.cuda.get_device_name()
-    baseline = checkpoint.definition.rubric.baseline
-    return benchmark.judge(shapes, collected.bench_times, cal, name, baseline, apart, peaks)
+    times = stage.collected.bench_times
+    bench = benchmark.judge(stage.shapes, times, cal, name, d.rubric.baseline, apart, peaks)
+    result.benchmark = bench
+    reasons = []
+    if bench.gpu_model not in d.target_gpus:
+        reasons.append(
+            f"This GPU ({name}, '{bench.gpu_model}') is not one of the checkpoint's target GPUs "
+            f"({', '.join(d.target_gpus)})."
+        )
+    result.messages.extend(
+        roofline.summary(s.name, s.roofline, d.rubric.baseline) for s in bench.shapes if s.roofline
+    )
+    return bench, reasons + bench.flags + speedup_reasons(bench, checkpoint)
 
 
 def _compute_peaks(
@@ -149,6 +125,38 @@ def _compute_peaks(
     peaks = roofline.ceilings(options.cache_dir, dtypes)
     stages["calibrate_compute"] = time.monotonic() - t
     return peaks
+
+
+def _profiles(stage: Stage, bench: BenchmarkResult) -> tuple[list[ProfileResult], list[str]]:
+    """Nsight on each profile shape (the first in the replay started early), and what its
+    evidence says against level 3."""
+    options, result = stage.options, stage.result
+    if not options.profile:
+        if options.explanation is None:  # without one, the missing explanation is the reason
+            return [], []
+        return [], ["Nsight Compute profiling was turned off: level 3 needs its evidence."]
+    t = time.monotonic()
+    profiles, reasons = [], []
+    for i, shape in enumerate(profile_shapes(stage.shapes, stage.checkpoint)):
+        report = "submission-full.ncu-rep" if i == 0 else f"submission-{shape.id}.ncu-rep"
+        p = run_profile(shape, stage, stage.replay if i == 0 else None, report)
+        profiles.append(p)
+        allowed = stage.checkpoint.definition.allowed_torch_ops
+        reasons.extend(_evidence(p, bench, result, stage.kernels, allowed))
+    stage.stages["nsight"] = time.monotonic() - t
+    result.profile = profiles[0] if profiles else None
+    result.extra_profiles = profiles[1:]
+    return profiles, reasons
+
+
+def _explanation(stage: Stage) -> list[str]:
+    """The explanation's claims checked against the grading's facts."""
+    given = stage.options.explanation
+    if given is None:
+        return ["No explanation was given (--explanation FILE): level 3 needs one."]
+    check = explanation.check(given, stage.checkpoint.definition.rubric, stage.result.citable)
+    stage.result.explanation = check
+    return list(check.messages)
 
 
 def _timed_calls_right(result: GradeResult, collected: Collected, shapes: list[BenchShape]) -> bool:
@@ -229,11 +237,7 @@ def profile_shapes(shapes: list[BenchShape], checkpoint: Checkpoint) -> list[Ben
 
 def run_profile(
     shape: BenchShape,
-    checkpoint: Checkpoint,
-    options: GradeOptions,
-    child_spec: SpecFn,
-    write_profile_job: WriteFn,
-    stages: dict[str, float],
+    stage: Stage,
     replay: early.Early | None = None,
     report_name: str = "submission-full.ncu-rep",
 ) -> ProfileResult:
@@ -249,13 +253,11 @@ def run_profile(
         out.error = "ncu (Nsight Compute) is not installed on this worker"
         return out
     start = time.monotonic()
-    mounts = _mounts(ncu)
+    options, stages = stage.options, stage.stages
     limits = options.limits
     try:
-        base, out.baselines_measured = _baseline_kernels(
-            checkpoint, shape, ncu, options, child_spec, write_profile_job, mounts
-        )
-        paths = write_profile_job(["submission"], True, shape.id)
+        base, out.baselines_measured = _baseline_kernels(stage, shape, ncu)
+        paths = stage.profile_job(["submission"], True, shape.id)
         t = time.monotonic()
         if replay is not None:
             replay.publish()
@@ -268,7 +270,7 @@ def run_profile(
                 raise
         else:
             said = Collector([], {}, limits.result_bytes)
-            spec = _replay_spec(paths, child_spec, ncu, checkpoint.compute_bound)
+            spec = _replay_spec(paths, stage.checkpoint, ncu)
             run = bwrap.run(spec, limits, said, sandboxed=paths.sandboxed)
         stages["nsight_run"] = time.monotonic() - t  # its start and profile phases, and ncu's own
         out.configs = said.result.profiled
@@ -301,17 +303,22 @@ def _mounts(ncu: str) -> list[bwrap.Mount]:
     return [bwrap.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
 
 
-def _replay_spec(paths: Paths, child_spec: SpecFn, ncu: str, compute: bool = False) -> bwrap.Spec:
-    args = nsight.submission_args(f"{paths.out_inside}/full", compute)
-    return child_spec(paths, [ncu, *args], _mounts(ncu))
+def _ncu_spec(at: Paths, checkpoint: Checkpoint, ncu_argv: list[str]) -> bwrap.Spec:
+    """A child under `ncu` (the Nsight replay's, the baselines'): it waits for profile.json."""
+    env = job.child_env("cuda", at)
+    return job.child_spec(
+        at, checkpoint, "cuda", env, ncu_argv, _mounts(ncu_argv[0]), job.PROFILE_JOB_FILE
+    )
+
+
+def _replay_spec(paths: Paths, checkpoint: Checkpoint, ncu: str) -> bwrap.Spec:
+    args = nsight.submission_args(f"{paths.out_inside}/full", checkpoint.compute_bound)
+    argv = [ncu, *args]
+    return _ncu_spec(paths, checkpoint, argv)
 
 
 def start_replay(
-    paths: Paths,
-    child_spec: SpecFn,
-    options: GradeOptions,
-    stack: contextlib.ExitStack,
-    compute: bool = False,
+    paths: Paths, checkpoint: Checkpoint, options: GradeOptions, stack: contextlib.ExitStack
 ) -> early.Early | None:
     """Start the Nsight replay's child under `ncu` now, while the grading's child runs: its
     seconds of starting Python, torch and Triton under `ncu` then overlap the grading. Until
@@ -322,7 +329,7 @@ def start_replay(
     if ncu is None:
         return None
     said = Collector([], {}, options.limits.result_bytes)
-    spec = _replay_spec(paths, child_spec, ncu, compute)
+    spec = _replay_spec(paths, checkpoint, ncu)
     return stack.enter_context(early.started(spec, options.limits, said, paths.sandboxed))
 
 
@@ -338,16 +345,9 @@ def _baseline_key(checkpoint: Checkpoint, shape: BenchShape, ncu: str) -> str:
     )
 
 
-def _baseline_kernels(
-    checkpoint: Checkpoint,
-    shape: BenchShape,
-    ncu: str,
-    options: GradeOptions,
-    child_spec: SpecFn,
-    write_profile_job: WriteFn,
-    mounts: list[bwrap.Mount],
-) -> tuple[list[KernelMetrics], str]:
+def _baseline_kernels(stage: Stage, shape: BenchShape, ncu: str) -> tuple[list[KernelMetrics], str]:
     """The baselines' kernels and when they were measured ("now" or a date)."""
+    checkpoint, options = stage.checkpoint, stage.options
     names = [b for b in checkpoint.definition.baselines if callable(checkpoint.baselines().get(b))]
     if not names:
         return [], "now"
@@ -360,10 +360,11 @@ def _baseline_kernels(
             return kept, str(known[key]["measured"])
         except (KeyError, TypeError, ValueError):
             pass  # an unreadable entry is measured again
-    paths = write_profile_job(names, False, shape.id)
+    paths = stage.profile_job(names, False, shape.id)
     args = nsight.metrics_args(f"{paths.out_inside}/baselines", checkpoint.compute_bound)
-    spec = child_spec(paths, [ncu, *args], mounts)
-    run = bwrap.run(spec, options.limits, _drain, sandboxed=paths.sandboxed)
+    argv = [ncu, *args]
+    spec = _ncu_spec(paths, checkpoint, argv)
+    run = bwrap.run(spec, options.limits, bwrap.drain, sandboxed=paths.sandboxed)
     report = nsight.take_report(
         paths.out / "baselines.ncu-rep", paths.job.parent / "b.ncu-rep", run.output
     )
@@ -375,8 +376,3 @@ def _baseline_kernels(
     known[key] = {"measured": measured, "kernels": [k.model_dump() for k in kernels]}
     cachefile.store(cache, known)
     return kernels, "now"
-
-
-def _drain(fp: IO[bytes]) -> None:
-    while fp.read(1 << 20):
-        pass

@@ -40,13 +40,14 @@ SM_THROUGHPUT = "sm__throughput.avg.pct_of_peak_sustained_elapsed"
 COMPUTE_METRICS = [TENSOR_PIPE, SM_THROUGHPUT]
 _IMPL = re.compile(r"kgrade:(\w+)")
 # The submission's profiled kernels must account for at least this share of its benchmarked
-# time on the same shape (measured on H200 references: 0.82-0.98).
+# time on the same shape (what the references' kernels account for: docs/PERFORMANCE.md, "The
+# figures behind the code's comments").
 MIN_ACCOUNTED = 0.5
-# A timed call cannot take less than its kernels do. On the H200 (2026-12-01) every honest
-# timing was 2-19 % above Nsight's sum of the same kernels' durations at the same shape (the
-# timed call adds launch gaps), so a timing this far below it is not believed; and a baseline's
-# time (the parent's) more than this far above its Nsight measurement says the timing went
-# wrong.
+# A timed call cannot take less than its kernels do: every honest timing is above Nsight's sum
+# of the same kernels' durations at the same shape (the timed call adds launch gaps; the
+# figures: docs/PERFORMANCE.md), so a timing this far below it is not believed; and a
+# baseline's time (the parent's) more than this far above its Nsight measurement says the
+# timing went wrong.
 TIMED_BELOW_PROFILE = 0.9
 BASELINE_ABOVE_PROFILE = 1.5
 MAX_REPORT = 512 << 20

@@ -11,13 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.judge.casegroups import MISSING
-from grader.judge.collect import Collected, Collector, Record
-from grader.models import CaseResult, CaseSpec, ConfigResult, Verdict
+from grader.judge.collect import Collected, Record
+from grader.models import CaseResult, ConfigResult, Verdict
 from grader.plan.runs import PlannedRun
 from grader.sandbox.bwrap import RunOutcome
 from grader.text import untrusted
-
-__all__ = ["Collected", "Collector", "Evaluation", "PlannedRun", "Record", "evaluate"]
 
 
 @dataclass
@@ -86,57 +84,100 @@ def evaluate(
 ) -> Evaluation:
     """`fenced`: the child ran under the interpreter, where every tensor ends next to a page it
     cannot touch (harness/fenced.py), so a SIGSEGV is a load or store out of bounds."""
-    messages: list[str] = []
-    cases: list[CaseResult] = []
-    by_case: dict[str, CaseSpec] = {r.case.name: r.case for r in runs}
+    cases = _case_results(runs, collected, outcome, show_hidden)
+    configs = _config_results(collected.records, cases)
+    seen = _Seen.of(runs, collected)
+    verdict, messages = _verdict(seen, collected, outcome, cases)
+    if verdict is Verdict.WRONG_ANSWER:
+        names = {r.case.name for r in runs}
+        messages += _wrong_messages(cases, len(names), configs)
+    messages += _exit_messages(seen, collected, outcome, len(runs), fenced)
+    return Evaluation(verdict, cases, configs, messages, ran_cases=bool(collected.records))
 
-    for rec in collected.records:
-        # `hidden` marks a hidden case in the result (views withhold it: grader/judge/hidden.py);
-        # without show_hidden its details are left out of the result itself
-        hidden = rec.run.case.hidden and not show_hidden
-        if rec.error is not None:
-            passed, err, msg = False, None, str(rec.error.get("message", ""))
-        else:
-            assert rec.comparison is not None
-            passed, err, msg = (
-                rec.comparison.passed,
-                rec.comparison.max_abs_err,
-                rec.comparison.message,
-            )
-        cases.append(
-            CaseResult(
-                name=rec.run.case.name if not hidden else f"hidden-{rec.run.id}",
-                passed=passed,
-                max_abs_err=err,
-                message=msg if not hidden else ("" if passed else "wrong on a hidden case"),
-                shape=None if hidden else rec.run.case.shape,
-                dtype=None if hidden else rec.run.case.dtype,
-                draw=rec.run.draw,
-                config=rec.config,
-                hidden=rec.run.case.hidden,
-            )
+
+@dataclass
+class _Seen:
+    """What the child's records show, as typed facts: the verdict is decided from these."""
+
+    forbidden: list[str]  # aten ops the entry ran outside its kernels
+    no_launch: bool  # a call that returned without launching a kernel
+    errors: list[dict[str, Any]]  # the calls that raised, in order
+    compared_wrong: bool  # an output compared and wrong
+    missing: list[PlannedRun]  # runs that never returned a result
+
+    @classmethod
+    def of(cls, runs: list[PlannedRun], collected: Collected) -> _Seen:
+        records = collected.records
+        seen_runs = {rec.run.id for rec in records}
+        return cls(
+            forbidden=list(dict.fromkeys(f for rec in records for f in rec.forbidden)),
+            no_launch=any(rec.error is None and rec.launches == 0 for rec in records),
+            errors=[rec.error for rec in records if rec.error is not None],
+            compared_wrong=any(
+                rec.comparison is not None and not rec.comparison.passed for rec in records
+            ),
+            missing=[r for r in runs if r.id not in seen_runs],
         )
 
+
+def _record_case(rec: Record, show_hidden: bool) -> CaseResult:
+    """One call's result, as the student sees it (a hidden case by number only)."""
+    # `hidden` marks a hidden case in the result (views withhold it: grader/judge/hidden.py);
+    # without show_hidden its details are left out of the result itself
+    hidden = rec.run.case.hidden and not show_hidden
+    if rec.error is not None:
+        passed, err, msg = False, None, str(rec.error.get("message", ""))
+    else:
+        assert rec.comparison is not None
+        passed, err, msg = (
+            rec.comparison.passed,
+            rec.comparison.max_abs_err,
+            rec.comparison.message,
+        )
+    return CaseResult(
+        name=rec.run.case.name if not hidden else f"hidden-{rec.run.id}",
+        passed=passed,
+        max_abs_err=err,
+        message=msg if not hidden else ("" if passed else "wrong on a hidden case"),
+        shape=None if hidden else rec.run.case.shape,
+        dtype=None if hidden else rec.run.case.dtype,
+        draw=rec.run.draw,
+        config=rec.config,
+        hidden=rec.run.case.hidden,
+    )
+
+
+def _missing_case(r: PlannedRun, show_hidden: bool) -> CaseResult:
+    """A run the child never answered."""
+    hidden = r.case.hidden and not show_hidden
+    return CaseResult(
+        name=r.case.name if not hidden else f"hidden-{r.id}",
+        passed=False,
+        message=MISSING,
+        shape=None if hidden else r.case.shape,
+        dtype=None if hidden else r.case.dtype,
+        draw=r.draw,
+        hidden=r.case.hidden,
+    )
+
+
+def _case_results(
+    runs: list[PlannedRun], collected: Collected, outcome: RunOutcome, show_hidden: bool
+) -> list[CaseResult]:
+    """Each call's result, in the order they came, then the runs never answered (unless the
+    child was killed for its time or memory: then the limit is the answer)."""
+    cases = [_record_case(rec, show_hidden) for rec in collected.records]
     killed = outcome.timed_out or outcome.memory_exceeded
     if collected.ready and not killed:
         seen = {rec.run.id for rec in collected.records}
-        for r in runs:
-            if r.id not in seen:
-                hidden = r.case.hidden and not show_hidden
-                cases.append(
-                    CaseResult(
-                        name=r.case.name if not hidden else f"hidden-{r.id}",
-                        passed=False,
-                        message=MISSING,
-                        shape=None if hidden else r.case.shape,
-                        dtype=None if hidden else r.case.dtype,
-                        draw=r.draw,
-                        hidden=r.case.hidden,
-                    )
-                )
+        cases += [_missing_case(r, show_hidden) for r in runs if r.id not in seen]
+    return cases
 
+
+def _config_results(records: list[Record], cases: list[CaseResult]) -> list[ConfigResult]:
+    """Per autotune config: right on every case it ran, or the cases and widths it failed."""
     configs: dict[str, ConfigResult] = {}
-    for rec, case in zip(collected.records, cases, strict=False):
+    for rec, case in zip(records, cases, strict=False):
         if rec.config is None:
             continue
         c = configs.setdefault(rec.config, ConfigResult(config=rec.config, passed=True))
@@ -147,81 +188,86 @@ def evaluate(
             width = rec.run.case.shape[-1] if rec.run.case.shape else 1
             if width not in c.failed_widths:
                 c.failed_widths = sorted([*c.failed_widths, width])
-    config_list = list(configs.values())
+    return list(configs.values())
 
-    forbidden = list(dict.fromkeys(f for rec in collected.records for f in rec.forbidden))
-    no_launch = [rec for rec in collected.records if rec.error is None and rec.launches == 0]
-    errors = [rec.error for rec in collected.records if rec.error is not None]
-    wrong = [c for c in cases if not c.passed]
-    compared_wrong = [
-        rec for rec in collected.records if rec.comparison is not None and not rec.comparison.passed
-    ]
-    seen_runs = {rec.run.id for rec in collected.records}
-    missing = [r for r in runs if r.id not in seen_runs]
 
+def _verdict(
+    seen: _Seen, collected: Collected, outcome: RunOutcome, cases: list[CaseResult]
+) -> tuple[Verdict, list[str]]:
+    """The verdict, from the sandbox's own accounting first, then what the records show; with
+    the message that says why."""
     if outcome.timed_out:
         # A wrong answer already seen says more than the timeout that followed it.
-        verdict = Verdict.WRONG_ANSWER if compared_wrong else Verdict.TIME_LIMIT
-        messages.append(
+        return Verdict.WRONG_ANSWER if seen.compared_wrong else Verdict.TIME_LIMIT, [
             f"Time limit: the submission ran past {outcome.wall:.0f} s and was stopped "
             "(an endless loop, or a kernel far too slow for the interpreter's small cases)."
-        )
-    elif outcome.memory_exceeded:
-        verdict = Verdict.WRONG_ANSWER if compared_wrong else Verdict.MEMORY_LIMIT
-        messages.append(
+        ]
+    if outcome.memory_exceeded:
+        return Verdict.WRONG_ANSWER if seen.compared_wrong else Verdict.MEMORY_LIMIT, [
             f"Memory limit: the submission used more than its host-memory limit "
             f"({outcome.peak_rss / 2**30:.1f} GiB seen) and was stopped."
-        )
-    elif collected.import_error is not None:
+        ]
+    if collected.import_error is not None:
         verdict = _error_verdict(collected.import_error)
         stage = "compiling" if verdict is Verdict.COMPILE_ERROR else "importing"
-        messages.append(f"Error while {stage} your file: {collected.import_error.get('message')}")
-    elif forbidden:
-        verdict = Verdict.FORBIDDEN
-        messages.append(
+        return verdict, [f"Error while {stage} your file: {collected.import_error.get('message')}"]
+    if seen.forbidden:
+        return Verdict.FORBIDDEN, [
             "Your entry computes with PyTorch instead of Triton: it ran "
-            + ", ".join(forbidden[:8])
+            + ", ".join(seen.forbidden[:8])
             + ". Only allocation, views and copies may run outside your Triton kernels."
-        )
-    elif no_launch:
-        verdict = Verdict.FORBIDDEN
-        messages.append(
+        ]
+    if seen.no_launch:
+        return Verdict.FORBIDDEN, [
             "Your entry returned without launching any Triton kernel. The checkpoint asks for "
             "the work to be done in a @triton.jit kernel."
-        )
-    elif errors and not compared_wrong:
-        verdict = _error_verdict(errors[0])
-        first_err = next(c for rec, c in zip(collected.records, cases, strict=False) if rec.error)
-        messages.append(f"Error while running case '{first_err.name}': {errors[0].get('message')}")
-    elif compared_wrong:
-        verdict = Verdict.WRONG_ANSWER
-    elif missing or not collected.done or outcome.reader_error:
-        verdict = Verdict.RUNTIME_ERROR
-    else:
-        verdict = Verdict.CORRECT
+        ]
+    if seen.errors and not seen.compared_wrong:
+        first = next(c for rec, c in zip(collected.records, cases, strict=False) if rec.error)
+        return _error_verdict(seen.errors[0]), [
+            f"Error while running case '{first.name}': {seen.errors[0].get('message')}"
+        ]
+    if seen.compared_wrong:
+        return Verdict.WRONG_ANSWER, []
+    if seen.missing or not collected.done or outcome.reader_error:
+        return Verdict.RUNTIME_ERROR, []
+    return Verdict.CORRECT, []
 
-    if verdict is Verdict.WRONG_ANSWER:
-        wrong = [c for c in wrong if c.message != MISSING]
-        names = list(dict.fromkeys(c.name for c in wrong))
-        first = wrong[0]
+
+def _wrong_messages(
+    cases: list[CaseResult], n_cases: int, configs: list[ConfigResult]
+) -> list[str]:
+    """A wrong answer: how many cases, the first failure in full, a hint where one fits."""
+    wrong = [c for c in cases if not c.passed and c.message != MISSING]
+    names = list(dict.fromkeys(c.name for c in wrong))
+    first = wrong[0]
+    messages = [
+        f"Wrong on {len(names)} of {n_cases} cases ({', '.join(names[:6])}"
+        f"{', …' if len(names) > 6 else ''}). First failure: case '{first.name}'"
+        + (f" {tuple(first.shape)} {first.dtype}" if first.shape else "")
+        + (f", draw {first.draw + 1}" if first.draw else "")
+        + (f", config {first.config}" if first.config else "")
+        + f": {first.message}"
+    ]
+    if any(c.draw > 0 for c in wrong) and all(
+        c.passed for c in cases if c.draw == 0 and c.config == first.config
+    ):
         messages.append(
-            f"Wrong on {len(names)} of {len(by_case)} cases ({', '.join(names[:6])}"
-            f"{', …' if len(names) > 6 else ''}). First failure: case '{first.name}'"
-            + (f" {tuple(first.shape)} {first.dtype}" if first.shape else "")
-            + (f", draw {first.draw + 1}" if first.draw else "")
-            + (f", config {first.config}" if first.config else "")
-            + f": {first.message}"
+            "Your entry was right on the first draw of each shape and wrong on later ones "
+            "with different data: does it cache or reuse an earlier answer?"
         )
-        if any(c.draw > 0 for c in wrong) and all(
-            c.passed for c in cases if c.draw == 0 and c.config == first.config
-        ):
-            messages.append(
-                "Your entry was right on the first draw of each shape and wrong on later ones "
-                "with different data: does it cache or reuse an earlier answer?"
-            )
-        messages.extend(_config_hint(config_list))
+    return messages + _config_hint(configs)
 
-    if (missing or not collected.done) and not killed and not collected.import_error and not errors:
+
+def _exit_messages(
+    seen: _Seen, collected: Collected, outcome: RunOutcome, n_runs: int, fenced: bool
+) -> list[str]:
+    """How the child's process ended, when it ended before answering every run (and nothing
+    else explains it), and a result stream the parent refused."""
+    messages = []
+    killed = outcome.timed_out or outcome.memory_exceeded
+    unfinished = seen.missing or not collected.done
+    if unfinished and not killed and not collected.import_error and not seen.errors:
         how = (
             f"was killed by {outcome.signal_name}"
             if outcome.signal_name
@@ -229,19 +275,23 @@ def evaluate(
         )
         messages.append(
             f"The submission's process {how} before finishing "
-            f"({len(missing)} of {len(runs)} runs never returned a result)"
-            + (
-                ". Under the interpreter every tensor your entry is given or makes ends next to "
-                "a page the process may not touch, so this was most likely a load or store past "
-                "the end of a tensor (or before its start): check the masks of your loads and "
-                "stores."
-                if fenced and outcome.signal_name == "SIGSEGV"
-                else ". A SIGSEGV usually means an out-of-bounds load or store: check your masks."
-                if outcome.signal_name in {"SIGSEGV", "SIGBUS", "SIGABRT"}
-                else "."
-            )
+            f"({len(seen.missing)} of {n_runs} runs never returned a result)"
+            + _signal_hint(outcome.signal_name, fenced)
         )
     if outcome.reader_error:
         refused = untrusted(outcome.reader_error, 300)
         messages.append(f"The submission's result stream was refused: {refused}.")
-    return Evaluation(verdict, cases, config_list, messages, ran_cases=bool(collected.records))
+    return messages
+
+
+def _signal_hint(signal_name: str | None, fenced: bool) -> str:
+    if fenced and signal_name == "SIGSEGV":
+        return (
+            ". Under the interpreter every tensor your entry is given or makes ends next to "
+            "a page the process may not touch, so this was most likely a load or store past "
+            "the end of a tensor (or before its start): check the masks of your loads and "
+            "stores."
+        )
+    if signal_name in {"SIGSEGV", "SIGBUS", "SIGABRT"}:
+        return ". A SIGSEGV usually means an out-of-bounds load or store: check your masks."
+    return "."

@@ -33,6 +33,7 @@ class StaticReport:
     problems: list[str] = field(default_factory=list)  # wrong shape of submission (no entry…)
     runnable: str = ""  # the source the sandbox runs: the main block blanked
     kernels: list[str] = field(default_factory=list)  # the file's Triton kernels, by name
+    no_kernel: bool = False  # no Triton kernel at all: forbidden (the rest of `problems`: not)
 
     @property
     def ok(self) -> bool:
@@ -100,6 +101,7 @@ def check(
             f"{entry}(...)"
         )
     if not checker.kernels:
+        report.no_kernel = True
         report.problems.append(
             "no @triton.jit kernel in the file: the checkpoint asks for a Triton kernel"
         )

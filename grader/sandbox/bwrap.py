@@ -364,6 +364,13 @@ def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
+def drain(fp: IO[bytes]) -> None:
+    """A result reader that reads the pipe to its end and keeps nothing (a child whose frames
+    say nothing the parent needs, or one killed unused)."""
+    while fp.read(1 << 20):
+        pass
+
+
 def _drain(stream: IO[bytes], keep: int, outcome: RunOutcome) -> None:
     head = bytearray()
     while chunk := stream.read(65536):
@@ -391,15 +398,45 @@ def run(
     r_fd, w_fd = os.pipe()
     argv = [a.replace("{RESULT_FD}", str(w_fd)) for a in spec.argv]
     spec = Spec(argv=argv, env=spec.env, mounts=spec.mounts, gpu=spec.gpu, control=spec.control)
+    outcome = RunOutcome()
+    group = cgroup.make(limits.memory_bytes) if limits.memory_cgroup else None
+    outcome.memory_counted_by = f"cgroup v{group.h.version}" if group else "RSS watchdog"
+    start = time.monotonic()
+    proc = _start(spec, limits, sandboxed, (r_fd, w_fd), group)
+    if on_start is not None:
+        on_start(proc)
+    assert proc.stdout is not None
+    drain = threading.Thread(target=_drain, args=(proc.stdout, limits.output_bytes, outcome))
+    drain.start()
+    reader = threading.Thread(target=_consume, args=(r_fd, read_results, proc, outcome))
+    reader.start()
+    clock: float | None = start if clock_from is None else None
+    try:
+        clock = _watch(proc, limits, outcome, clock, clock_from, abort)
+    finally:
+        _reap(proc, group, outcome)
+    outcome.wall = time.monotonic() - (clock if clock is not None else start)
+    outcome.returncode = proc.returncode
+    reader.join(timeout=30)
+    drain.join(timeout=30)
+    return outcome
+
+
+def _start(
+    spec: Spec,
+    limits: Limits,
+    sandboxed: bool,
+    fds: tuple[int, int],
+    group: cgroup.Group | None,
+) -> subprocess.Popen[bytes]:
+    """The child started (in bubblewrap unless not `sandboxed`), its limits set between fork
+    and exec; the result pipe's write end passed to it and closed here."""
+    r_fd, w_fd = fds
     full = bwrap_argv(spec, limits) if sandboxed else spec.argv
     # Inside the sandbox the submission runs as `nobody` when we are root (setpriv), else as
     # our own uid, whose other processes count against RLIMIT_NPROC too.
     uid = NOBODY if sandboxed and os.geteuid() == 0 else os.getuid()
     nproc = limits.max_processes + _user_process_count(uid)
-    outcome = RunOutcome()
-    group = cgroup.make(limits.memory_bytes) if limits.memory_cgroup else None
-    outcome.memory_counted_by = f"cgroup v{group.h.version}" if group else "RSS watchdog"
-    start = time.monotonic()
     try:
         proc = subprocess.Popen(
             full,
@@ -418,57 +455,65 @@ def run(
             group.remove()
         raise
     os.close(w_fd)
-    if on_start is not None:
-        on_start(proc)
-    assert proc.stdout is not None
-    drain = threading.Thread(target=_drain, args=(proc.stdout, limits.output_bytes, outcome))
-    drain.start()
+    return proc
 
-    def consume() -> None:
-        with os.fdopen(r_fd, "rb") as fp:
-            try:
-                read_results(fp)
-            except Exception as exc:  # a malformed or oversized stream: stop the child
-                outcome.reader_error = str(exc)
-                _kill_tree(proc)
-                while fp.read(1 << 20):
-                    pass
 
-    reader = threading.Thread(target=consume)
-    reader.start()
-    try:
-        clock = start if clock_from is None else None
-        while proc.poll() is None:
-            if clock is None and clock_from is not None and clock_from.is_set():
-                clock = time.monotonic()
-            elapsed = time.monotonic() - clock if clock is not None else 0.0
-            rss = _rss(_tree(proc.pid))
-            outcome.peak_rss = max(outcome.peak_rss, rss)
-            if abort is not None and abort.is_set():
-                _kill_tree(proc)
-            elif rss > limits.memory_bytes:
-                outcome.memory_exceeded = True
-                _kill_tree(proc)
-            elif elapsed > limits.wall_seconds:
-                outcome.timed_out = True
-                _kill_tree(proc)
-            if clock is None and clock_from is not None:  # waiting for its job: look less often
-                clock_from.wait(0.25)
-            else:
-                time.sleep(0.05)
-    finally:
-        _kill_tree(proc)
-        proc.wait()
-        if proc.stdin is not None:
-            with contextlib.suppress(OSError):
-                proc.stdin.close()
-        if group is not None:  # the kernel's count: pages no process maps included
-            if group.oom_killed():
-                outcome.memory_exceeded = True
-            outcome.peak_rss = max(outcome.peak_rss, group.peak())
-            group.remove()
-    outcome.wall = time.monotonic() - (clock if clock is not None else start)
-    outcome.returncode = proc.returncode
-    reader.join(timeout=30)
-    drain.join(timeout=30)
-    return outcome
+def _consume(
+    r_fd: int,
+    read_results: Callable[[IO[bytes]], None],
+    proc: subprocess.Popen[bytes],
+    outcome: RunOutcome,
+) -> None:
+    """The result pipe, read by `read_results`; a stream it refuses stops the child."""
+    with os.fdopen(r_fd, "rb") as fp:
+        try:
+            read_results(fp)
+        except Exception as exc:  # a malformed or oversized stream: stop the child
+            outcome.reader_error = str(exc)
+            _kill_tree(proc)
+            drain(fp)
+
+
+def _watch(
+    proc: subprocess.Popen[bytes],
+    limits: Limits,
+    outcome: RunOutcome,
+    clock: float | None,
+    clock_from: threading.Event | None,
+    abort: threading.Event | None,
+) -> float | None:
+    """Until the child exits: its tree's memory and its wall time, each over its limit killed;
+    returns when its clock started (None: it never got its job)."""
+    while proc.poll() is None:
+        if clock is None and clock_from is not None and clock_from.is_set():
+            clock = time.monotonic()
+        elapsed = time.monotonic() - clock if clock is not None else 0.0
+        rss = _rss(_tree(proc.pid))
+        outcome.peak_rss = max(outcome.peak_rss, rss)
+        if abort is not None and abort.is_set():
+            _kill_tree(proc)
+        elif rss > limits.memory_bytes:
+            outcome.memory_exceeded = True
+            _kill_tree(proc)
+        elif elapsed > limits.wall_seconds:
+            outcome.timed_out = True
+            _kill_tree(proc)
+        if clock is None and clock_from is not None:  # waiting for its job: look less often
+            clock_from.wait(0.25)
+        else:
+            time.sleep(0.05)
+    return clock
+
+
+def _reap(proc: subprocess.Popen[bytes], group: cgroup.Group | None, outcome: RunOutcome) -> None:
+    """The tree killed and waited for; the cgroup's own count of memory and OOM kills."""
+    _kill_tree(proc)
+    proc.wait()
+    if proc.stdin is not None:
+        with contextlib.suppress(OSError):
+            proc.stdin.close()
+    if group is not None:  # the kernel's count: pages no process maps included
+        if group.oom_killed():
+            outcome.memory_exceeded = True
+        outcome.peak_rss = max(outcome.peak_rss, group.peak())
+        group.remove()

@@ -41,11 +41,6 @@ class LateReader:
         self._read(fp)
 
 
-def _drain(fp: IO[bytes]) -> None:
-    while fp.read(1 << 20):
-        pass
-
-
 class Early:
     """A child running in the background from construction on."""
 
@@ -100,7 +95,7 @@ class Early:
     def kill(self) -> None:
         self._abort.set()
         if isinstance(self.reader, LateReader):
-            self.reader.give(_drain)  # else its reader would wait for a job that never comes
+            self.reader.give(bwrap.drain)  # else its reader would wait for a job that never comes
         self._thread.join()
 
     def alive(self) -> bool:

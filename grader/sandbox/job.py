@@ -346,3 +346,59 @@ def child_spec(
     # word comes on its stdin. The Nsight replay's (a profile job) does not.
     control = device == "cuda" and job_file == JOB_FILE
     return bwrap.Spec(argv=argv, env=env, mounts=mounts, gpu=device == "cuda", control=control)
+
+
+def child_env(device: str, paths: Paths) -> dict[str, str]:
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONUNBUFFERED": "1",
+        "TRITON_CACHE_DIR": f"{paths.cache_inside}/triton",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "USER": "nobody",
+    }
+    if device == "cpu":
+        env["TRITON_INTERPRET"] = "1"
+        env["CUDA_VISIBLE_DEVICES"] = ""
+    elif "CUDA_VISIBLE_DEVICES" in os.environ:
+        env["CUDA_VISIBLE_DEVICES"] = os.environ["CUDA_VISIBLE_DEVICES"]
+    return env
+
+
+def write_profile(
+    paths: Paths,
+    source: str,
+    checkpoint: Checkpoint,
+    shapes: list[BenchShape],
+    max_configs: int,
+    impls: list[str],
+    with_submission: bool,
+    force_configs: dict[str, str],
+    shape_id: int | None = None,
+) -> Paths:
+    """The Nsight replay's job: in this grading's folders, or, for the baselines alone, in
+    folders of their own with a Triton cache no submission has written to. `shape_id`: the
+    shape to profile (default: the last timed, whose autotuner picks `force_configs` are)."""
+    profiled = [s for s in shapes if s.id == shape_id] or shapes[-1:]
+    if profiled and profiled[0] is not shapes[-1]:
+        force_configs = {}  # the picks named are the last shape's: this one tunes again
+    if not with_submission:
+        own = paths.job.parent / "baselines"
+        paths = Paths(own / "job", own / "out", paths.sandboxed, cap=paths.cap)
+    write(
+        paths,
+        source,
+        checkpoint,
+        "cuda",
+        [],
+        profiled,
+        max_configs=max_configs,
+        profile_impls=impls,
+        with_submission=with_submission,
+        force_configs=force_configs if with_submission else None,
+        job_file=PROFILE_JOB_FILE,
+    )
+    return paths

@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader import checkpoints
-from grader.judge.evaluate import Collector, evaluate
+from grader.judge.collect import Collector
+from grader.judge.evaluate import evaluate
 from grader.models import Verdict
 from grader.pipeline import plan_runs
 from grader.sandbox.bwrap import RunOutcome

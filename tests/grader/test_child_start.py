@@ -87,6 +87,10 @@ def test_inputs_that_fail_end_the_waiting_child_at_once(tmp_path: Path) -> None:
     result = grade(ck.reference_solution.read_text(), ck, options)
     assert result.verdict is Verdict.INTERNAL_ERROR
     assert "the inputs broke (child running: True)" in "\n".join(result.messages)
+    # built as every internal error is (GradeResult.internal_error), with the grade's headline
+    # first, and the device and versions it was graded with
+    assert result.messages[0].startswith("Level 0 (internal_error): the grader failed")
+    assert result.device != "-" and "torch" in result.versions
 
 
 @pytest.mark.timeout(120)

@@ -12,7 +12,7 @@ from typing import Any
 import torch
 
 from grader import checkpoints
-from grader.judge.evaluate import Collector
+from grader.judge.collect import Collector
 from grader.plan.shapes import BenchShape
 from grader.sandbox import job
 from grader.sandbox.harness import wire

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from grader import checkpoints
-from grader.judge.evaluate import Collector
-from grader.pipeline import child_env, plan_runs
+from grader.judge.collect import Collector
+from grader.pipeline import plan_runs
 from grader.sandbox import bwrap, early, job
 from tests.procs import descendants, harness_pids
 
@@ -28,7 +28,7 @@ def _paths(tmp_path: Path) -> job.Paths:
 
 
 def _spec(paths: job.Paths, job_file: str) -> bwrap.Spec:
-    env = child_env("cpu", paths)
+    env = job.child_env("cpu", paths)
     return job.child_spec(paths, CK, "cpu", env, job_file=job_file)
 
 

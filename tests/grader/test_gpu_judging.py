@@ -315,7 +315,7 @@ def test_a_baseline_timed_apart_is_judged_against_every_submission_round() -> No
 def test_phase_frames_are_kept_as_diagnostics_and_bounded() -> None:
     import io
 
-    from grader.judge.evaluate import Collector
+    from grader.judge.collect import Collector
     from grader.sandbox.harness import wire
 
     buf = io.BytesIO()

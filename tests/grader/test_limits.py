@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from grader.judge.evaluate import Collector
+from grader.judge.collect import Collector
 from grader.models import CaseSpec, Tolerance
 from grader.plan.runs import PlannedRun
 from grader.sandbox import bwrap, cgroup, folders, job

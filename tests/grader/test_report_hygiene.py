@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from grader import Verdict
-from grader.judge.evaluate import Collector
+from grader.judge.collect import Collector
 from grader.judge.report import render
 from grader.models import GradeResult
 from grader.sandbox import job

@@ -216,7 +216,6 @@ def test_a_job_without_the_submission_imports_none_of_it(tmp_path: Path) -> None
     """The baselines' Nsight profile is measured by such a job: nothing of the student's runs
     in it, so no submission can shape what every later grading is compared with."""
     from grader import checkpoints
-    from grader.pipeline import child_env
     from grader.sandbox import job
     from grader.sandbox.harness import wire
 
@@ -226,7 +225,7 @@ def test_a_job_without_the_submission_imports_none_of_it(tmp_path: Path) -> None
     paths = job.Paths(tmp_path / "job", tmp_path / "out", sandboxed=True)
     job.write(paths, source, ck, "cpu", [], [], max_configs=1, with_submission=False)
     assert not (paths.job / "submission.py").exists()
-    spec = job.child_spec(paths, ck, "cpu", child_env("cpu", paths))
+    spec = job.child_spec(paths, ck, "cpu", job.child_env("cpu", paths))
     frames: list[dict[str, object]] = []
     outcome = bwrap.run(
         spec,

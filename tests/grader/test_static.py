@@ -36,11 +36,23 @@ def test_syntax_error_names_the_line() -> None:
 def test_missing_entry_is_reported() -> None:
     report = check(GOOD.replace("def softmax_triton", "def softmax"), "softmax_triton")
     assert any("softmax_triton" in p for p in report.problems)
+    assert not report.no_kernel  # a missing entry alone is not forbidden: compile_error
 
 
 def test_no_triton_kernel_is_reported() -> None:
     report = check("import torch\ndef softmax_triton(x):\n    return x\n", "softmax_triton")
     assert any("triton.jit" in p for p in report.problems)
+    assert report.no_kernel  # the typed reason the verdict is forbidden
+
+
+def test_the_verdict_of_a_refused_file_comes_from_the_typed_reason() -> None:
+    from grader import checkpoints, grade
+
+    ck = checkpoints.get("c3a-softmax")
+    no_entry = grade(GOOD.replace("def softmax_triton", "def softmax"), ck)
+    no_kernel = grade("import torch\ndef softmax_triton(x):\n    return x\n", ck)
+    assert no_entry.verdict.value == "compile_error"
+    assert no_kernel.verdict.value == "forbidden"
 
 
 @pytest.mark.parametrize(

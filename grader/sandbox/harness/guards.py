@@ -127,9 +127,9 @@ class TorchGuard(TorchDispatchMode):
     @classmethod
     def _should_skip_dynamo(cls) -> bool:
         # torch wraps a mode's __torch_dispatch__ so that Dynamo never traces it, and the
-        # wrapper imports torch._dynamo (and sympy) on the first op: 1 s on a laptop, 3.2-4.1 s
-        # on the GPU host, in every sandboxed child. Nothing in the child runs Dynamo: the
-        # static check refuses torch.compile and torch._dynamo in a submission.
+        # wrapper imports torch._dynamo (and sympy) on the first op: seconds in every sandboxed
+        # child (docs/PERFORMANCE.md, "The figures behind the code's comments"). Nothing in the
+        # child runs Dynamo: the static check refuses torch.compile and torch._dynamo.
         return False
 
     def __init__(

@@ -48,49 +48,60 @@ def _is_bf16(dtype: Any) -> bool:
     return getattr(dtype, "name", None) == "bf16"
 
 
-def _wrappers(interp: Any) -> dict[tuple[type, str], Callable[..., Any]]:
-    """The replacement of each handler, around the interpreter's own (nothing set yet)."""
-    import numpy as np
-    import triton.language as tl
+class _Kit:
+    """What every replacement handler uses: numpy, triton.language, the interpreter's tensor
+    handle, the float ops that compute on values, bf16 <-> fp32, and the handlers replaced."""
 
-    TensorHandle = interp.TensorHandle
-    u32 = np.uint32
-    float_ops = {
-        np.add,
-        np.subtract,
-        np.multiply,
-        np.divide,
-        np.fmod,
-        np.minimum,
-        np.maximum,
-        np.fmin,
-        np.fmax,
-        np.less,
-        np.less_equal,
-        np.greater,
-        np.greater_equal,
-        np.equal,
-        np.not_equal,
-        np.negative,
-        np.exp,
-        np.exp2,
-        np.log,
-        np.log2,
-        np.sqrt,
-        np.sin,
-        np.cos,
-        np.floor,
-        np.ceil,
-        np.clip,
-    }
+    def __init__(self, interp: Any) -> None:
+        import numpy as np
+        import triton.language as tl
 
-    def widen(bits: Any) -> Any:
+        self.np, self.tl, self.interp = np, tl, interp
+        self.TensorHandle = interp.TensorHandle
+        self.B, self.R, self.S = interp.InterpreterBuilder, interp.ReduceOps, interp.ScanOps
+        self.orig: dict[tuple[type, str], Callable[..., Any]] = {
+            (c, n): getattr(c, n)
+            for c, names in ((self.B, _BUILDER), (self.R, _REDUCE), (self.S, _SCAN))
+            for n in names
+        }
+        self.float_ops = {
+            np.add,
+            np.subtract,
+            np.multiply,
+            np.divide,
+            np.fmod,
+            np.minimum,
+            np.maximum,
+            np.fmin,
+            np.fmax,
+            np.less,
+            np.less_equal,
+            np.greater,
+            np.greater_equal,
+            np.equal,
+            np.not_equal,
+            np.negative,
+            np.exp,
+            np.exp2,
+            np.log,
+            np.log2,
+            np.sqrt,
+            np.sin,
+            np.cos,
+            np.floor,
+            np.ceil,
+            np.clip,
+        }
+
+    def widen(self, bits: Any) -> Any:
         """bf16 bit patterns -> float32 values (exact)."""
+        np, u32 = self.np, self.np.uint32
         return (np.asarray(bits).astype(u32) << u32(16)).view(np.float32)
 
-    def narrow(values: Any, rtz: bool = False) -> Any:
+    def narrow(self, values: Any, rtz: bool = False) -> Any:
         """float32 values -> bf16 bit patterns, rounded to nearest even (or toward zero);
         NaN stays a (quiet) NaN, overflow rounds to ±inf as on a GPU."""
+        np, u32 = self.np, self.np.uint32
         bits = np.asarray(values, dtype=np.float32).view(u32)
         if not rtz:
             bits = bits + (u32(0x7FFF) + ((bits >> u32(16)) & u32(1)))
@@ -101,17 +112,26 @@ def _wrappers(interp: Any) -> dict[tuple[type, str], Callable[..., Any]]:
             out = np.where(nan, quiet.astype(np.uint16), out)
         return out
 
-    def as_tensor(like: Any, data: Any, scalar: Any) -> Any:
+    def as_tensor(self, like: Any, data: Any, scalar: Any) -> Any:
         """`like` (a tl.tensor), its data and element type replaced."""
         ty = like.type.with_element_ty(scalar) if like.type.is_block() else scalar
-        return tl.core.tensor(TensorHandle(data, scalar), ty)
+        return self.tl.core.tensor(self.TensorHandle(data, scalar), ty)
 
-    B, R, S = interp.InterpreterBuilder, interp.ReduceOps, interp.ScanOps
-    orig = {
-        (c, n): getattr(c, n)
-        for c, names in ((B, _BUILDER), (R, _REDUCE), (S, _SCAN))
-        for n in names
-    }
+
+def _wrappers(interp: Any) -> dict[tuple[type, str], Callable[..., Any]]:
+    """The replacement of each handler, around the interpreter's own (nothing set yet)."""
+    k = _Kit(interp)
+    out = {(k.B, n): fn for n, fn in (_arith(k) | _casts(k)).items()}
+    out.update(_reductions(k))
+    for (cls, name), fn in out.items():
+        functools.update_wrapper(fn, k.orig[cls, name])
+    return out
+
+
+def _arith(k: _Kit) -> dict[str, Callable[..., Any]]:
+    """Adds, multiplies, compares, math and fma of bf16: in fp32, rounded back."""
+    np, tl, TensorHandle, orig, B = k.np, k.tl, k.TensorHandle, k.orig, k.B
+    widen, narrow, float_ops = k.widen, k.narrow, k.float_ops
 
     def binary_op(self: Any, lhs: Any, rhs: Any, op: Any) -> Any:
         if _is_bf16(lhs.dtype) and _is_bf16(rhs.dtype) and op in float_ops:
@@ -133,6 +153,28 @@ def _wrappers(interp: Any) -> dict[tuple[type, str], Callable[..., Any]]:
             return TensorHandle(narrow(out), other.dtype.scalar)
         return orig[B, "ternary_op"](self, lhs, rhs, other, op)
 
+    def create_fma(self: Any, x: Any, y: Any, z: Any) -> Any:
+        if _is_bf16(z.dtype):
+            product = np.multiply(widen(x.data), widen(y.data), dtype=np.float64)
+            out = np.add(product, widen(z.data), dtype=np.float64).astype(np.float32)
+            return TensorHandle(narrow(out), z.dtype.scalar)
+        return orig[B, "create_fma"](self, x, y, z)
+
+    return {
+        "binary_op": binary_op,
+        "unary_op": unary_op,
+        "ternary_op": ternary_op,
+        "create_fma": create_fma,
+    }
+
+
+def _casts(k: _Kit) -> dict[str, Callable[..., Any]]:
+    """Casts to and from bf16 (rounded to nearest even, or toward zero when asked) and dots
+    of bf16 (in fp32)."""
+    tl, TensorHandle, orig, B = k.tl, k.TensorHandle, k.orig, k.B
+    widen, narrow = k.widen, k.narrow
+    interp = k.interp
+
     def cast_impl(self: Any, src: Any, dst_type: Any) -> Any:
         src_bf16, dst_bf16 = _is_bf16(src.dtype.scalar), _is_bf16(dst_type.scalar)
         if src_bf16 == dst_bf16:
@@ -151,13 +193,6 @@ def _wrappers(interp: Any) -> dict[tuple[type, str], Callable[..., Any]]:
             return TensorHandle(narrow(src.data, rtz=rtz), dst_type.scalar)
         return orig[B, "create_fp_to_fp"](self, src, dst_type, rounding_mode)
 
-    def create_fma(self: Any, x: Any, y: Any, z: Any) -> Any:
-        if _is_bf16(z.dtype):
-            product = np.multiply(widen(x.data), widen(y.data), dtype=np.float64)
-            out = np.add(product, widen(z.data), dtype=np.float64).astype(np.float32)
-            return TensorHandle(narrow(out), z.dtype.scalar)
-        return orig[B, "create_fma"](self, x, y, z)
-
     def create_dot(self: Any, a: Any, b: Any, d: Any, *rest: Any) -> Any:
         if not (_is_bf16(a.dtype) or _is_bf16(b.dtype) or _is_bf16(d.dtype)):
             return orig[B, "create_dot"](self, a, b, d, *rest)
@@ -166,6 +201,14 @@ def _wrappers(interp: Any) -> dict[tuple[type, str], Callable[..., Any]]:
         )
         out = orig[B, "create_dot"](self, a, b, acc, *rest)
         return TensorHandle(narrow(out.data), d.dtype.scalar) if _is_bf16(d.dtype) else out
+
+    return {"cast_impl": cast_impl, "create_fp_to_fp": create_fp_to_fp, "create_dot": create_dot}
+
+
+def _reductions(k: _Kit) -> dict[tuple[type, str], Callable[..., Any]]:
+    """Sums, min/max and scans of bf16: accumulated in fp32, rounded once."""
+    tl, orig, R, S = k.tl, k.orig, k.R, k.S
+    widen, narrow, as_tensor = k.widen, k.narrow, k.as_tensor
 
     def reduce_sum(self: Any, input: Any) -> Any:
         if not _is_bf16(input.dtype):
@@ -197,20 +240,9 @@ def _wrappers(interp: Any) -> dict[tuple[type, str], Callable[..., Any]]:
 
         return run
 
-    mine: dict[str, Callable[..., Any]] = {
-        "binary_op": binary_op,
-        "unary_op": unary_op,
-        "ternary_op": ternary_op,
-        "cast_impl": cast_impl,
-        "create_fp_to_fp": create_fp_to_fp,
-        "create_fma": create_fma,
-        "create_dot": create_dot,
-    }
-    out: dict[tuple[type, str], Callable[..., Any]] = {(B, n): mine[n] for n in _BUILDER}
-    out.update({(R, "sum"): reduce_sum, (R, "min_max"): min_max})
+    out: dict[tuple[type, str], Callable[..., Any]] = {(R, "sum"): reduce_sum}
+    out[R, "min_max"] = min_max
     out.update({(S, n): scan(n) for n in _SCAN})
-    for (cls, name), fn in out.items():
-        functools.update_wrapper(fn, orig[cls, name])
     return out
 
 
