@@ -190,6 +190,7 @@ def measure(db_url: str, repeat: int, explain: bool) -> dict[str, Any]:
     import app
     from app.db import engine, sessions
     from app.leaderboard import service as boards
+
     try:  # the code under test may be a revision from before the move
         from app.leaderboard.service import csv_text
     except ImportError:

@@ -140,8 +140,9 @@ def _discard_spare(**_: object) -> None:
 
 @contextmanager
 def _beating(renew: Callable[[Session], bool]) -> Iterator[None]:
-    """Renew a lease in a thread while the block runs (every third of a lease, at least 5 s),
-    until the block ends or the lease is lost."""
+    """Renew a lease in a thread while the block runs (every KGRADE_LEASE_SECONDS / 4: the
+    grading itself, its benchmark and its Nsight replay run in sandboxed children, so this
+    thread beats whatever they do), until the block ends or the lease is lost."""
     stop = threading.Event()
     beat = threading.Thread(target=_heartbeat, args=(renew, stop), daemon=True)
     beat.start()
@@ -154,7 +155,7 @@ def _beating(renew: Callable[[Session], bool]) -> Iterator[None]:
 
 def _heartbeat(renew: Callable[[Session], bool], stop: threading.Event) -> None:
     s = get_settings()
-    while not stop.wait(max(5.0, s.lease_seconds / 3)):
+    while not stop.wait(s.heartbeat_every):
         try:
             with transaction() as session:
                 if not renew(session):
