@@ -87,7 +87,8 @@ class Settings(BaseSettings):
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
     # Tests only: GPU names (comma-separated) that `kgrade worker --gpu all` starts one worker
     # for each, pinned to CUDA_VISIBLE_DEVICES=<its index>, instead of asking CUDA: so that the
-    # per-GPU workers and their supervision are tested on a machine without a GPU.
+    # per-GPU workers and their supervision are tested on a machine without a GPU; a worker
+    # with it set grades the GPU stage on the CPU (the interpreter), as the precheck does.
     test_gpus: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     @field_validator("checkpoint_dirs", mode="before")

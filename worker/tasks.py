@@ -103,7 +103,8 @@ def _grade(
     submission_id: int, stage: Stage, source: str, checkpoint_id: str, explanation: str | None
 ) -> GradeResult:
     s = get_settings()
-    device = "cpu" if stage == Stage.PRECHECK else "cuda"
+    # A fake GPU of the tests (KGRADE_TEST_GPUS) grades its GPU stage with the interpreter.
+    device = "cpu" if stage == Stage.PRECHECK or s.test_gpus else "cuda"
     try:
         checkpoint = registry.get(checkpoint_id, s.all_checkpoint_dirs)
     except checkpoints.CheckpointError as exc:
