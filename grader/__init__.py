@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from grader.facts import tables as cite_tables
     from grader.gpus import model_id as gpu_model_id
     from grader.models import CaseResult, CheckpointDef, Citable, GradeResult, Verdict
+    from grader.ncu_check import NcuCheck
+    from grader.ncu_check import check as check_ncu
     from grader.options import GradeOptions
     from grader.pipeline import SandboxRefused, Spare, grade, resolve_device
     from grader.report import render as render_report
@@ -45,6 +47,8 @@ _WHERE: dict[str, tuple[str, str | None]] = {
     "CiteTable": ("grader.facts", "Table"),
     "untrusted": ("grader.text", "untrusted"),
     "gpu_model_id": ("grader.gpus", "model_id"),
+    "NcuCheck": ("grader.ncu_check", "NcuCheck"),
+    "check_ncu": ("grader.ncu_check", "check"),
 }
 
 __all__ = [
@@ -55,9 +59,11 @@ __all__ = [
     "GradeOptions",
     "GradeResult",
     "Limits",
+    "NcuCheck",
     "SandboxRefused",
     "Spare",
     "Verdict",
+    "check_ncu",
     "checkpoints",
     "cite_tables",
     "gpu_model_id",
