@@ -1,12 +1,13 @@
-"""Can Nsight Compute read this GPU's performance counters here? A GPU worker asks once at its
-start (and says so with its heartbeat): without that, no grading of it can reach level 3.
+"""Can Nsight Compute read this GPU's performance counters here, as a grading's replay does?
+A GPU worker asks once at its start (and says so with its heartbeat): without that, no grading
+of it can reach level 3.
 
 The check profiles one tiny torch kernel under `ncu` in a child process, trusted code only (no
-submission is involved), and reads what ncu said: the counters read, or the driver's profiling
-restriction (ERR_NVGPUCTRPERM: the host must set NVreg_RestrictProfilingOnUsersOnly=0, or the
-container be given CAP_SYS_ADMIN), or no ncu, or no GPU. It runs as the worker's own user,
-outside the sandbox; a grading's replay runs ncu inside the sandbox, and if that still fails
-there the grade says why (its profile's error), as before."""
+submission is involved), as the sandbox runs ncu: as `nobody` with every capability dropped
+(setpriv, where the worker runs as root), so that a container's CAP_SYS_ADMIN, which does not
+reach the sandbox, cannot make it pass. It reads what ncu said: the counters read, or the
+driver's profiling restriction (ERR_NVGPUCTRPERM: the host must set the nvidia module option
+NVreg_RestrictProfilingToAdminUsers=0, docs/DEPLOY.md), or no ncu, or no GPU."""
 
 from __future__ import annotations
 
@@ -31,10 +32,12 @@ x = torch.ones(4096, device="cuda")
 torch.cuda.synchronize()
 """
 PERMISSION = (
-    "the driver does not let this user read the GPU's performance counters (ERR_NVGPUCTRPERM): "
-    "on the host set the nvidia module option NVreg_RestrictProfilingOnUsersOnly=0, or give the "
-    "worker's container CAP_SYS_ADMIN (--cap-add SYS_ADMIN); docs/DEPLOY.md"
+    "the driver lets only administrators read the GPU's performance counters (ERR_NVGPUCTRPERM):"
+    " the host must set the nvidia module option NVreg_RestrictProfilingToAdminUsers=0 (the "
+    "sandbox's ncu runs as nobody with no capabilities: a container's --cap-add SYS_ADMIN does "
+    "not reach it); docs/DEPLOY.md"
 )
+NOBODY = 65534
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,8 @@ def check(timeout: float = 300.0) -> NcuCheck:
         return NcuCheck(False, "ncu is not installed (no `ncu` on the worker's PATH)")
     version = _version(ncu)
     with tempfile.TemporaryDirectory(prefix="kgrade-ncu-check-") as d:
-        argv = [ncu, "--metrics", METRIC, "--csv", sys.executable, "-c", PROBE]
+        os.chmod(d, 0o1777)  # nobody's TMPDIR and HOME
+        argv = [*as_sandbox(), ncu, "--metrics", METRIC, "--csv", sys.executable, "-c", PROBE]
         try:
             proc = subprocess.run(
                 argv,
@@ -59,13 +63,23 @@ def check(timeout: float = 300.0) -> NcuCheck:
                 errors="replace",
                 timeout=timeout,
                 cwd=d,
-                env={**os.environ, "TMPDIR": d},
+                env={**os.environ, "TMPDIR": d, "HOME": d},
             )
         except subprocess.TimeoutExpired:
             return NcuCheck(False, f"ncu {version} did not finish its check within {timeout:.0f} s")
         except OSError as exc:
             return NcuCheck(False, f"ncu cannot be run: {exc.strerror or exc}")
     return read(proc.returncode, proc.stdout + "\n" + proc.stderr, version)
+
+
+def as_sandbox() -> list[str]:
+    """The prefix that runs the check as the sandbox runs ncu: as nobody, no capabilities (a
+    worker that is not root is already a user without them)."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None:
+        return []
+    ids = ["--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups"]
+    return [setpriv, *ids, "--inh-caps=-all", "--bounding-set=-all", "--"]
 
 
 def read(returncode: int, output: str, version: str) -> NcuCheck:

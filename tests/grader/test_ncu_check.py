@@ -30,7 +30,7 @@ def test_the_drivers_profiling_restriction_is_named_with_its_fix() -> None:
     got = ncu_check.read(0, said, "2025.1.1.0")
     assert not got.can_profile
     assert "ERR_NVGPUCTRPERM" in got.reason
-    assert "NVreg_RestrictProfilingOnUsersOnly=0" in got.reason and "SYS_ADMIN" in got.reason
+    assert "NVreg_RestrictProfilingToAdminUsers=0" in got.reason
 
 
 def test_counters_read_and_other_failures() -> None:
@@ -48,3 +48,34 @@ def test_counters_read_and_other_failures() -> None:
     assert other.reason == (
         "ncu 2025.1.1.0 could not profile (exit 1): ==ERROR== Failed to connect to process"
     )
+
+
+def test_the_check_runs_as_the_sandbox_runs_ncu_nobody_without_capabilities() -> None:
+    """So that a worker's own privileges (root, a container's SYS_ADMIN) cannot make it pass
+    where the sandboxed replay would fail: the prefix, run for real here."""
+    import os
+    import subprocess
+    import sys
+
+    prefix = ncu_check.as_sandbox()
+    if os.geteuid() != 0:
+        assert prefix == []  # already a user without capabilities
+        return
+    said = subprocess.run(
+        [*prefix, sys.executable, "-c", "import os, torch; print(os.geteuid(), os.getegid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd="/",
+    ).stdout.split()
+    assert said == [str(ncu_check.NOBODY)] * 2
+    caps = subprocess.run(
+        [*prefix, "grep", "^Cap", "/proc/self/status"], capture_output=True, text=True, check=True
+    ).stdout
+    assert {ln.split()[0]: int(ln.split()[1], 16) for ln in caps.splitlines()} == {
+        "CapInh:": 0,
+        "CapPrm:": 0,
+        "CapEff:": 0,
+        "CapBnd:": 0,
+        "CapAmb:": 0,
+    }
