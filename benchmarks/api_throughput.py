@@ -30,6 +30,7 @@ import secrets
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -164,10 +165,8 @@ async def closed(v: Variant, conc: int, seconds: float) -> Load:
     each, not one pool of C connections, whose bookkeeping costs the load generator CPU that
     grows with C (measured 2026-12-01: 0.9 ms a request at C=8, 4.6 at C=64, on the two cores
     the server runs on)."""
-    clients = [httpx.AsyncClient(limits=httpx.Limits(max_connections=1), timeout=30)]
-    clients += [
-        httpx.AsyncClient(limits=httpx.Limits(max_connections=1), timeout=30)
-        for _ in range(conc - 1)
+    clients = [
+        httpx.AsyncClient(limits=httpx.Limits(max_connections=1), timeout=30) for _ in range(conc)
     ]
     load = Load(v, clients[0])
     end = time.perf_counter() + seconds
@@ -185,17 +184,35 @@ async def closed(v: Variant, conc: int, seconds: float) -> Load:
 
 
 async def opened(v: Variant, rate: float, seconds: float) -> Load:
-    async with httpx.AsyncClient(limits=httpx.Limits(max_connections=256), timeout=30) as client:
-        load = Load(v, client)
-        t0 = time.perf_counter()
-        tasks = []
+    """Arrivals at `rate` whatever the latency; each request on a connection of its own that
+    is idle (up to 256 open at once), as with `closed`: not one pool of 256 connections."""
+    idle: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
+    made: list[httpx.AsyncClient] = []
+
+    async def one(due: float) -> None:
+        if idle.empty() and len(made) < 256:
+            made.append(httpx.AsyncClient(limits=httpx.Limits(max_connections=1), timeout=30))
+            idle.put_nowait(made[-1])
+        client = await idle.get()
+        try:
+            await load.one(due, client=client)
+        finally:
+            idle.put_nowait(client)
+
+    load = Load(v, httpx.AsyncClient())  # its own client is not used here
+    t0 = time.perf_counter()
+    tasks = []
+    try:
         for k in range(int(rate * seconds)):
             due = t0 + k / rate
             delay = due - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
-            tasks.append(asyncio.create_task(load.one(due)))
+            tasks.append(asyncio.create_task(one(due)))
         await asyncio.gather(*tasks)
+    finally:
+        for client in [*made, load.client]:
+            await client.aclose()
     return load
 
 
@@ -319,6 +336,7 @@ def main() -> int:
     summary = [
         f"API throughput: POST /api/submissions ({CHECKPOINT} reference), compose api --workers "
         f"{args.workers}, PostgreSQL + Redis, {args.users} students, {args.seconds:.0f} s a step",
+        f"command: .venv/bin/python benchmarks/api_throughput.py {' '.join(sys.argv[1:])}",
         f"before: {before['uptime']}",
         f"after:  {after}",
         f"machine: {before['cores']} cores, {before['cpu']}, git {before['git']}"
