@@ -8,11 +8,13 @@ from fastapi.staticfiles import StaticFiles
 
 from app import errors
 from app.checkpoints.router import router as checkpoints_api
+from app.deadlines.router import router as deadlines_api
 from app.health.router import router as health_api
 from app.leaderboard.router import router as leaderboard_api
 from app.submissions.router import router as submissions_api
 from app.users.router import router as users_api
 from app.web import checkpoints as checkpoint_pages
+from app.web import deadlines as deadline_pages
 from app.web import home as home_pages
 from app.web import leaderboard as leaderboard_pages
 from app.web import roster as roster_pages
@@ -21,7 +23,7 @@ from app.web import users as user_pages
 from app.web.auth import NotSignedIn
 from app.web.templating import HERE, error_page
 
-API = (health_api, submissions_api, checkpoints_api, leaderboard_api, users_api)
+API = (health_api, submissions_api, checkpoints_api, deadlines_api, leaderboard_api, users_api)
 PAGES = (
     home_pages,
     user_pages,
@@ -29,6 +31,7 @@ PAGES = (
     submission_pages,
     leaderboard_pages,
     checkpoint_pages,
+    deadline_pages,
 )
 
 

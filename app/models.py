@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -165,7 +166,7 @@ class Submission(Leased, Base):
                 "ix_submissions_checkpoint_user",
                 "checkpoint",
                 "user_id",
-                postgresql_include=["status", "level", "speedup", "created_at"],
+                postgresql_include=["status", "level", "speedup", "created_at", "late"],
             )
         ),
     )
@@ -183,19 +184,31 @@ class Submission(Leased, Base):
     speedup: Mapped[float | None] = mapped_column(Float, nullable=True)
     gpu_model: Mapped[str | None] = mapped_column(String(50), nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Admitted after the checkpoint's due time (app/deadlines); set again when it moves.
+    late: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
 
     user: Mapped[User] = relationship()
 
 
-class Standing(Base):
-    """A student's best graded submission to a checkpoint on one GPU model ('cpu': none).
+class Scope(StrEnum):
+    """Which of a student's submissions a standing ranks."""
 
-    Written only by the database's triggers on `submissions` (migration 2026_11_29_2110), in
-    the same transaction as the submission's change; the app reads it for the leaderboard."""
+    ON_TIME = "on_time"  # those admitted by the due time (the boards' default)
+    ALL = "all"  # late ones too (?late=include)
+
+
+class Standing(Base):
+    """A student's best graded submission to a checkpoint on one GPU model ('cpu': none),
+    of their on-time submissions and of all of them (`scope`).
+
+    Written only by the database's triggers on `submissions` (migration 2026_11_29_2110, then
+    2026_12_01_1200 for the scope), in the same transaction as the submission's change; the
+    app reads it for the leaderboard."""
 
     __tablename__ = "standings"
 
     checkpoint: Mapped[str] = mapped_column(String(100), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(8), primary_key=True)
     user_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     gpu_model: Mapped[str] = mapped_column(String(50), primary_key=True)
     submission_id: Mapped[int] = mapped_column(Integer)
@@ -209,11 +222,28 @@ class Standing(Base):
 Index(
     "ix_standings_rank",
     Standing.checkpoint,
+    Standing.scope,
     Standing.gpu_model,
     Standing.level.desc(),
     Standing.speedup.desc().nulls_last(),
     Standing.submission_id,
 )
+
+
+class CheckpointDeadline(Base):
+    """An instructor's deadline of a checkpoint, overriding its definition's (times in UTC;
+    `timezone` is the zone they are shown in)."""
+
+    __tablename__ = "checkpoint_deadlines"
+
+    checkpoint: Mapped[str] = mapped_column(String(100), primary_key=True)
+    opens_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    late_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    policy: Mapped[str] = mapped_column(String(10))
+    timezone: Mapped[str] = mapped_column(String(64))
+    set_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    set_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class LevelOverride(Base):

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from grader import checkpoints, grade  # noqa: E402
 from grader.options import GradeOptions  # noqa: E402
-from grader.sandbox import Limits  # noqa: E402
+from grader.sandbox.bwrap import Limits  # noqa: E402
 
 FOLDERS = [ROOT / "tests" / "security" / "honest", ROOT / "tests" / "security" / "attacks"]
 

@@ -7,7 +7,7 @@ Times the reference's entry as shipped (its `_launch_params`), then its row kern
 (BLOCK, ROWS, num_warps) of a grid where a thread holds at most 64 logits. Each config is
 checked against torch (float64) before it is timed; times are triton.testing.do_bench medians
 (L2 flushed between calls); GB/s over the minimal bytes (logits + targets), against the copy
-bandwidth grader.calibrate measures in the same process.
+bandwidth grader.gpu.calibrate measures in the same process.
 
 History: until 2026-11-30 (commit b0e1b5c) this swept the earlier kernel (masked loads, a
 split-row path for 128k vocabularies, `--full` with num_stages); the lean kernel and its
@@ -29,7 +29,7 @@ import triton
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from grader import calibrate  # noqa: E402
+from grader.gpu import calibrate  # noqa: E402
 
 path = ROOT / "reference_kernels" / "c3a_cross_entropy" / "reference.py"
 spec = importlib.util.spec_from_file_location("ref", path)

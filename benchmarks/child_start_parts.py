@@ -1,6 +1,6 @@
 """Where a sandboxed child's start goes, outside the sandbox, in one fresh process: the steps of
-grader/harness/child.py before it reads its job, each timed. For the CPU precheck run it with
-CUDA_VISIBLE_DEVICES= TRITON_INTERPRET=1 (what the grader gives its precheck child).
+grader/sandbox/harness/child.py before it reads its job, each timed. For the CPU precheck run it
+with CUDA_VISIBLE_DEVICES= TRITON_INTERPRET=1 (what the grader gives its precheck child).
 
     python3 benchmarks/child_start_parts.py [SUBMISSION.py]
 """
@@ -23,7 +23,7 @@ import triton  # noqa: E402
 import triton.language  # noqa: E402, F401
 
 mark("import triton")
-sys.path.insert(0, "grader")
+sys.path.insert(0, "grader/sandbox")
 from harness import guards, wire  # noqa: E402, F401
 
 mark("import harness")

@@ -1,4 +1,4 @@
-"""CPU cost of checking one large output in the trusted parent (grader.compare), against the
+"""CPU cost of checking one large output in the trusted parent (grader.judge.compare), against the
 same function at a baseline revision, interleaved. The parent checks every GPU output this way
 as it streams in (a softmax grading checks about ten 8192×4096 outputs in full).
 
@@ -24,13 +24,13 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 from benchmarks._common import DATE, RESULTS, machine  # noqa: E402
-from grader import compare as current  # noqa: E402
+from grader.judge import compare as current  # noqa: E402
 from grader.models import Tolerance  # noqa: E402
 
 
 def at_revision(rev: str):  # type: ignore[no-untyped-def]
     text = subprocess.run(
-        ["git", "show", f"{rev}:grader/compare.py"], cwd=ROOT, capture_output=True, text=True
+        ["git", "show", f"{rev}:grader/judge/compare.py"], cwd=ROOT, capture_output=True, text=True
     ).stdout
     path = Path(tempfile.mkdtemp()) / "compare_baseline.py"
     path.write_text(text)

@@ -20,9 +20,9 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 from grader import GradeOptions, checkpoints, grade  # noqa: E402
+from grader.judge.report import render  # noqa: E402
 from grader.models import GradeResult  # noqa: E402
 from grader.pipeline import versions  # noqa: E402
-from grader.report import render  # noqa: E402
 from tests.gpu.explain import from_result  # noqa: E402
 
 

@@ -1,6 +1,6 @@
 """How long the grader's `ncu --import` of a submission's `--set full` report takes, against
 the same import limited to the metrics the grade reads (`--metrics`), and whether both give
-the same kernels and numbers (grader.nsight.parse_raw_csv). Interleaved, N rounds each.
+the same kernels and numbers (grader.gpu.nsight.parse_raw_csv). Interleaved, N rounds each.
 
     python3 benchmarks/ncu_import_speed.py REPORT.ncu-rep [N] [OUT.json]
 
@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from grader import nsight  # noqa: E402
+from grader.gpu import nsight  # noqa: E402
 
 
 def run(ncu: str, report: Path, filtered: bool) -> tuple[float, str]:

@@ -52,7 +52,8 @@ def _claims(result: GradeResult) -> str:
 
 def _graded(text: str) -> GradeResult:
     """A GPU grading of `text`, with the level and messages the pipeline would give it."""
-    from grader import checkpoints, rubric
+    from grader import checkpoints
+    from grader.judge import rubric
 
     result = _result()
     result.level, reasons = _level(result, text)

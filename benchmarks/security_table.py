@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT))
 
 from grader import checkpoints, grade  # noqa: E402
 from grader.options import GradeOptions  # noqa: E402
-from grader.sandbox import Limits  # noqa: E402
+from grader.sandbox.bwrap import Limits  # noqa: E402
 from tests.security.catalog import expected, exploits, what  # noqa: E402
 
 ck = checkpoints.get("c3a-softmax")

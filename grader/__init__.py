@@ -14,50 +14,74 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from grader import checkpoints
-    from grader.facts import Table as CiteTable
-    from grader.facts import tables as cite_tables
-    from grader.gpus import model_id as gpu_model_id
-    from grader.models import CaseResult, CheckpointDef, Citable, GradeResult, Verdict
-    from grader.ncu_check import NcuCheck
-    from grader.ncu_check import check as check_ncu
+    from grader.gpu.gpus import model_id as gpu_model_id
+    from grader.gpu.ncu_check import NcuCheck
+    from grader.gpu.ncu_check import check as check_ncu
+    from grader.judge.casegroups import CaseGroup
+    from grader.judge.casegroups import group as group_cases
+    from grader.judge.facts import Table as CiteTable
+    from grader.judge.facts import tables as cite_tables
+    from grader.judge.hidden import withhold as withhold_hidden
+    from grader.judge.report import render as render_report
+    from grader.models import (
+        Admission,
+        CaseResult,
+        CheckpointDef,
+        Citable,
+        DeadlineSpec,
+        GradeResult,
+        LatePolicy,
+        Verdict,
+    )
     from grader.options import GradeOptions
     from grader.pipeline import SandboxRefused, Spare, grade, resolve_device
-    from grader.report import render as render_report
-    from grader.sandbox import Limits
+    from grader.plan.inputs import randn
+    from grader.sandbox.bwrap import Limits
     from grader.text import untrusted
     from grader.validation import validate
 
 # public name → (module, attribute in it; None: the module itself)
 _WHERE: dict[str, tuple[str, str | None]] = {
+    "Admission": ("grader.models", "Admission"),
+    "DeadlineSpec": ("grader.models", "DeadlineSpec"),
+    "LatePolicy": ("grader.models", "LatePolicy"),
+    "withhold_hidden": ("grader.judge.hidden", "withhold"),
     "CaseResult": ("grader.models", "CaseResult"),
     "CheckpointDef": ("grader.models", "CheckpointDef"),
     "Citable": ("grader.models", "Citable"),
     "GradeResult": ("grader.models", "GradeResult"),
     "Verdict": ("grader.models", "Verdict"),
     "GradeOptions": ("grader.options", "GradeOptions"),
-    "Limits": ("grader.sandbox", "Limits"),
+    "Limits": ("grader.sandbox.bwrap", "Limits"),
     "SandboxRefused": ("grader.pipeline", "SandboxRefused"),
     "Spare": ("grader.pipeline", "Spare"),
     "grade": ("grader.pipeline", "grade"),
     "resolve_device": ("grader.pipeline", "resolve_device"),
     "checkpoints": ("grader.checkpoints", None),
     "validate": ("grader.validation", "validate"),
-    "render_report": ("grader.report", "render"),
-    "cite_tables": ("grader.facts", "tables"),
-    "CiteTable": ("grader.facts", "Table"),
+    "render_report": ("grader.judge.report", "render"),
+    "cite_tables": ("grader.judge.facts", "tables"),
+    "CiteTable": ("grader.judge.facts", "Table"),
     "untrusted": ("grader.text", "untrusted"),
-    "gpu_model_id": ("grader.gpus", "model_id"),
-    "NcuCheck": ("grader.ncu_check", "NcuCheck"),
-    "check_ncu": ("grader.ncu_check", "check"),
+    "gpu_model_id": ("grader.gpu.gpus", "model_id"),
+    "CaseGroup": ("grader.judge.casegroups", "CaseGroup"),
+    "group_cases": ("grader.judge.casegroups", "group"),
+    "randn": ("grader.plan.inputs", "randn"),
+    "NcuCheck": ("grader.gpu.ncu_check", "NcuCheck"),
+    "check_ncu": ("grader.gpu.ncu_check", "check"),
 }
 
 __all__ = [
+    "Admission",
+    "CaseGroup",
     "CaseResult",
     "CheckpointDef",
     "Citable",
     "CiteTable",
+    "DeadlineSpec",
     "GradeOptions",
     "GradeResult",
+    "LatePolicy",
     "Limits",
     "NcuCheck",
     "SandboxRefused",
@@ -68,10 +92,13 @@ __all__ = [
     "cite_tables",
     "gpu_model_id",
     "grade",
+    "group_cases",
+    "randn",
     "render_report",
     "resolve_device",
     "untrusted",
     "validate",
+    "withhold_hidden",
 ]
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import sandbox
+from grader.sandbox import bwrap
 
 
 @dataclass(frozen=True)
 class GradeOptions:
     device: str = "auto"  # "cpu" (Triton interpreter), "cuda", or "auto"
-    limits: sandbox.Limits = field(default_factory=sandbox.Limits)
+    limits: bwrap.Limits = field(default_factory=bwrap.Limits)
     unsafe_no_sandbox: bool = False
     seed: int | None = None  # None: a fresh secret seed per grading
     work_dir: Path | None = None

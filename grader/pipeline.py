@@ -17,24 +17,17 @@ from pathlib import Path
 
 import torch
 
-from grader import (
-    benchmark,
-    cgroup,
-    early,
-    folders,
-    gpu_stage,
-    job,
-    kernel_check,
-    rubric,
-    sandbox,
-    turns,
-)
 from grader.checkpoints import Checkpoint
-from grader.evaluate import Collector, Evaluation, PlannedRun, evaluate
-from grader.harness import interp_bf16
+from grader.gpu import benchmark, gpu_stage, turns
+from grader.judge import kernel_check, rubric
+from grader.judge.evaluate import Collector, Evaluation, evaluate
+from grader.judge.static import StaticReport, check
 from grader.models import GradeResult, Verdict
 from grader.options import GradeOptions
-from grader.static import StaticReport, check
+from grader.plan.runs import PlannedRun
+from grader.plan.shapes import BenchShape
+from grader.sandbox import bwrap, cgroup, early, folders, job
+from grader.sandbox.harness import interp_bf16
 
 log = logging.getLogger(__name__)
 # Every autotune config is checked on every case. Outputs up to this size come back whole for
@@ -121,7 +114,7 @@ def write_profile_job(
     paths: job.Paths,
     source: str,
     checkpoint: Checkpoint,
-    shapes: list[benchmark.BenchShape],
+    shapes: list[BenchShape],
     options: GradeOptions,
     impls: list[str],
     with_submission: bool,
@@ -280,7 +273,7 @@ def _grade(
         return refused
 
     sandboxed = not options.unsafe_no_sandbox
-    if sandboxed and (why := sandbox.probe()) is not None:
+    if sandboxed and (why := bwrap.probe()) is not None:
         raise SandboxRefused(
             f"cannot grade safely: {why}. Install bubblewrap (apt-get install bubblewrap), or "
             "pass --unsafe-no-sandbox to run the submission unconfined on this machine."
@@ -289,13 +282,14 @@ def _grade(
     seed = options.seed if options.seed is not None else secrets.randbits(63)
     root, paths, kept = _folders(source, options, device, sandboxed, spare)
 
-    def spec_for(at: job.Paths, prefix: list[str], mounts: list[sandbox.Mount]) -> sandbox.Spec:
+    def spec_for(at: job.Paths, prefix: list[str], mounts: list[bwrap.Mount]) -> bwrap.Spec:
         """A child under `ncu` (the Nsight replay's, the baselines'): it waits for profile.json."""
         env = child_env(device, at)
         return job.child_spec(at, checkpoint, device, env, prefix, mounts, job.PROFILE_JOB_FILE)
 
     later = contextlib.ExitStack()  # the Nsight replay's child, if started early
     kcheck: kernel_check.KernelCheck | None = None
+    rounds: turns.Turns | None = None
     try:
         job.prepare(paths, source)
         if device == "cpu":  # Triton's compiler, for a GPU, in a sandbox of its own
@@ -332,10 +326,11 @@ def _grade(
             collector.expect(runs, {s.id: s.references for s in shapes})
             flush = gpu_stage.flush_bytes() if shapes else 0
             if any(s.seeds is not None for s in shapes):  # fresh inputs: baselines timed here
-                collector.turns = turns.Turns(
+                rounds = turns.Turns(
                     checkpoint, shapes, checkpoint.definition.tolerances, flush, seed
                 )
-                collector.turns.control = child.control
+                rounds.control = child.control
+                collector.turns = rounds
             job.write(
                 paths,
                 source,
@@ -352,7 +347,7 @@ def _grade(
         compiled = kcheck.finish() if kcheck is not None else None
         if compiled is not None:
             stages["compile_wait"] = time.monotonic() - t_child - stages["sandbox"]
-        _take_turns(collector)
+        _take_turns(collector, rounds)
         if collector.check_on is not None:
             t = time.monotonic()
             collector.finish()
@@ -444,21 +439,21 @@ def _folders(
     return root, paths, kept
 
 
-def _take_turns(collector: Collector) -> None:
+def _take_turns(collector: Collector, rounds: turns.Turns | None) -> None:
     """The timed rounds the parent took part in (turns.py), into what the child's frames gave."""
-    if collector.turns is None:
+    if rounds is None:
         return
-    collector.result.bench_times.update(collector.turns.bench_times())
-    collector.result.bench_checks.extend(collector.turns.checks)
-    if collector.turns.failed:  # the grader's part: no level 3, and no blame
-        why = f"the grader's own timing of the baselines failed ({collector.turns.failed})"
+    collector.result.bench_times.update(rounds.bench_times())
+    collector.result.bench_checks.extend(rounds.checks)
+    if rounds.failed:  # the grader's part: no level 3, and no blame
+        why = f"the grader's own timing of the baselines failed ({rounds.failed})"
         collector.result.bench_error = {"message": why}
 
 
 def _result(
     checkpoint: Checkpoint,
     ev: Evaluation,
-    outcome: sandbox.RunOutcome,
+    outcome: bwrap.RunOutcome,
     options: GradeOptions,
     device: str,
     sandboxed: bool,

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.checkpoints import Checkpoint
-from grader.inputs import usable_cpus
 from grader.options import GradeOptions
 from grader.pipeline import grade
+from grader.plan.inputs import usable_cpus
 
 
 @dataclass

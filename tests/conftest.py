@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from grader import GradeOptions, GradeResult, checkpoints, grade
-from grader.sandbox import Limits
+from grader.sandbox.bwrap import Limits
 from tests.skips import pytest_sessionfinish, pytest_terminal_summary  # noqa: F401 - hooks
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -289,7 +289,7 @@ SECRET_OR_HUGE = [
     ".pytest_cache/v/cache/nodeids",
     ".mypy_cache/3.11/app.json",
     "app/__pycache__/main.cpython-311.pyc",
-    "grader/harness/__pycache__/child.cpython-311.pyc",
+    "grader/sandbox/harness/__pycache__/child.cpython-311.pyc",
     "kgrade.egg-info/PKG-INFO",
     ".env",
     "out/submission-full.ncu-rep",
@@ -297,7 +297,7 @@ SECRET_OR_HUGE = [
 NEEDED = [
     "app/main.py",
     "app/web/templates/base.html",
-    "grader/harness/child.py",
+    "grader/sandbox/harness/child.py",
     "worker/tasks.py",
     "reference_kernels/c3a_softmax/checkpoint.toml",
     "migrations/env.py",

@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 
-from app.cli import client_cmd, course_cmd, grade_cmd, service_cmd
+from app.cli import client_cmd, course_cmd, deadline_cmd, grade_cmd, service_cmd
 from app.cli.common import UsageError
 
 
@@ -45,19 +45,22 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser(
         "checkpoints",
         help="list checkpoints (the server's with KGRADE_TOKEN), validate or add a folder, "
-        "open or close one on the server",
+        "open or close one on the server, show or set its deadline",
     )
     c.add_argument(
         "action",
         nargs="?",
         default="list",
-        choices=["list", "validate", "add", "open", "close"],
+        choices=["list", "validate", "add", "open", "close", "deadline"],
     )
     c.add_argument(
-        "folder", nargs="?", help="a checkpoint folder (validate, add); an id (open, close)"
+        "folder",
+        nargs="?",
+        help="a checkpoint folder (validate, add); an id (open, close, deadline)",
     )
     c.add_argument("--json", action="store_true")
     c.add_argument("--local", action="store_true", help="list this machine's, not the server's")
+    deadline_cmd.add_arguments(c)
     c.set_defaults(func=grade_cmd.cmd_checkpoints)
 
     service_cmd.add_parsers(sub)

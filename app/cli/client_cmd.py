@@ -104,13 +104,22 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _board_query(args: argparse.Namespace) -> dict[str, str]:
+    fields = {"late": args.late, "gpu": getattr(args, "gpu", None)}
+    fields["section"] = getattr(args, "section", None)
+    return {k: v for k, v in fields.items() if v}
+
+
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    data = _call("GET", f"/api/leaderboard/{args.checkpoint}").json()
+    data = _call("GET", f"/api/leaderboard/{args.checkpoint}", params=_board_query(args)).json()
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
+    which = "late work included" if data.get("late") == "include" else "on-time results"
+    if not data["boards"]:
+        print(f"{args.checkpoint}: no graded submissions ({which})")
     for model, entries in data["boards"].items():
-        print(f"{args.checkpoint} on {model}:")
+        print(f"{args.checkpoint} on {model} ({which}):")
         for e in entries:
             speed = f"{e['speedup']:.2f}×" if e["speedup"] else "-"
             print(
@@ -121,7 +130,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    sys.stdout.write(_call("GET", f"/api/export/{args.checkpoint}.csv").text)
+    sys.stdout.write(
+        _call("GET", f"/api/export/{args.checkpoint}.csv", params=_board_query(args)).text
+    )
     return 0
 
 
@@ -144,8 +155,13 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(func=cmd_history)
     p = sub.add_parser("leaderboard", help="best result per student (instructors)")
     p.add_argument("checkpoint")
+    p.add_argument("--gpu", help="one GPU model's board (h200, rtx5090, cpu)")
+    p.add_argument("--section", help="one section's students")
+    late = "exclude (the default): each student's best on-time result"
+    p.add_argument("--late", choices=["exclude", "include"], help=late)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_leaderboard)
     p = sub.add_parser("export", help="grades as CSV (instructors)")
     p.add_argument("checkpoint")
+    p.add_argument("--late", choices=["exclude", "include"], help=late)
     p.set_defaults(func=cmd_export)

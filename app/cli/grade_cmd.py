@@ -59,7 +59,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 def cmd_checkpoints(args: argparse.Namespace) -> int:
     """The list: the server's when KGRADE_TOKEN names one (unless --local), else this
     machine's folders, said so. open|close ID: on the server. validate|add FOLDER: here."""
-    from app.cli import course_cmd
+    from app.cli import course_cmd, deadline_cmd
 
     s = get_settings()
     if args.action == "list":
@@ -67,8 +67,10 @@ def cmd_checkpoints(args: argparse.Namespace) -> int:
             return course_cmd.list_on_server(args.json, s.url)
         return _list(args)
     if not args.folder:
-        what = "ID" if args.action in ("open", "close") else "FOLDER"
+        what = "ID" if args.action in ("open", "close", "deadline") else "FOLDER"
         raise UsageError(f"kgrade checkpoints {args.action} {what}")
+    if args.action == "deadline":
+        return deadline_cmd.cmd_deadline(args.folder, args)
     if args.action in ("open", "close"):
         return course_cmd.set_open(args.folder, args.action == "open")
     return _validate_or_add(args)

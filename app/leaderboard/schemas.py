@@ -15,5 +15,7 @@ class EntryOut(BaseModel):
 
 class LeaderboardOut(BaseModel):
     checkpoint: str
+    # "exclude": each student's best on-time result; "include": late ones count too
+    late: str = "exclude"
     # one board per GPU model ("cpu": graded without one), best first
     boards: dict[str, list[EntryOut]]

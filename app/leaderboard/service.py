@@ -1,5 +1,6 @@
 """Best result per student per GPU model: ranked by level, then speedup. Speedups measured on
-different GPU models are never ranked together."""
+different GPU models are never ranked together. By default only on-time submissions count
+(`Scope.ON_TIME`); late ones too when asked (`Scope.ALL`, `?late=include`)."""
 
 from __future__ import annotations
 
@@ -10,17 +11,43 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from app.checkpoints import service as checkpoints
 from app.leaderboard import repository
 from app.leaderboard.schemas import EntryOut as Entry
+from app.models import Scope
+from app.settings import Settings
 
 
-def best(session: Session, checkpoint: str, limit: int | None = None) -> dict[str, list[Entry]]:
-    """The boards of a checkpoint, one per GPU model, best first; `limit`: the top N of each.
-    Read from `standings`, kept by the database on every change of a submission."""
+def known(s: Settings, checkpoint: str) -> None:
+    """NotFound (404) for a checkpoint that does not exist: never an empty board."""
+    checkpoints.get(s, checkpoint)
+
+
+def listed(s: Settings) -> list[str]:
+    """The checkpoints a board can be picked for, by id."""
+    return [c.id for c in checkpoints.listed(s)]
+
+
+def best(
+    session: Session,
+    checkpoint: str,
+    limit: int | None = None,
+    scope: Scope = Scope.ON_TIME,
+    gpu: str | None = None,
+    section: str | None = None,
+) -> dict[str, list[Entry]]:
+    """The boards of a checkpoint, one per GPU model (`gpu`: that one only), best first;
+    `limit`: the top N of each; `section`: its students only. Read from `standings`, kept by
+    the database on every change of a submission."""
     boards: dict[str, list[Entry]] = {}
-    for model in repository.gpu_models(session, checkpoint):
+    for model in repository.gpu_models(session, checkpoint, scope):
+        if gpu is not None and model != gpu:
+            continue
+        rows = repository.board(session, checkpoint, model, limit, scope, section)
+        if not rows:
+            continue
         board = boards.setdefault(model, [])
-        for sid, name, level, speedup, total in repository.board(session, checkpoint, model, limit):
+        for sid, name, level, speedup, total in rows:
             board.append(
                 Entry(
                     rank=len(board) + 1,
@@ -35,31 +62,52 @@ def best(session: Session, checkpoint: str, limit: int | None = None) -> dict[st
     return boards
 
 
+def gpu_models(session: Session, checkpoint: str) -> list[str]:
+    """Every GPU model some submission to the checkpoint was graded on, late or not."""
+    return repository.gpu_models(session, checkpoint, Scope.ALL)
+
+
+def sections(session: Session) -> list[str]:
+    return repository.sections(session)
+
+
 @dataclass
 class ExportRow:
     student: str
     best_level: int | None
     best_speedup: float | None
     submissions: int
+    late_submissions: int
     last_submission: datetime
 
 
-def export(session: Session, checkpoint: str) -> list[ExportRow]:
-    return [ExportRow(*r) for r in repository.per_student(session, checkpoint)]
+def export(session: Session, checkpoint: str, scope: Scope = Scope.ON_TIME) -> list[ExportRow]:
+    return [ExportRow(*r) for r in repository.per_student(session, checkpoint, scope)]
 
 
-def csv_text(session: Session, checkpoint: str) -> str:
-    """The grades as CSV, one line per student who submitted."""
+def csv_text(session: Session, checkpoint: str, scope: Scope = Scope.ON_TIME) -> str:
+    """The grades as CSV, one line per student who submitted: the bests of the on-time
+    submissions unless `scope` is ALL, every submission counted, the late ones apart."""
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["student", "best_level", "best_speedup", "submissions", "last_submission"])
-    for r in export(session, checkpoint):
+    w.writerow(
+        [
+            "student",
+            "best_level",
+            "best_speedup",
+            "submissions",
+            "late_submissions",
+            "last_submission",
+        ]
+    )
+    for r in export(session, checkpoint, scope):
         w.writerow(
             [
                 r.student,
                 "" if r.best_level is None else r.best_level,
                 "" if r.best_speedup is None else f"{r.best_speedup:.4f}",
                 r.submissions,
+                r.late_submissions,
                 r.last_submission.isoformat(),
             ]
         )

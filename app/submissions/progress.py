@@ -12,9 +12,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.models import Status, Submission, User
+from app.deadlines import service as deadlines
+from app.models import Status, Submission, User, now
 from app.submissions import repository
-from grader import checkpoints
+from grader import Admission, DeadlineSpec, checkpoints
 
 HISTORY = 500  # submissions read per student
 CLIMB = 40  # GPU gradings per checkpoint placed on the roofline (the latest)
@@ -49,18 +50,20 @@ class Progress:
     history: list[Submission]  # oldest first
     climbs: list[Climb]  # one per GPU model
     versions: dict[int, int]  # submission id → its version number
+    deadline: DeadlineSpec | None = None  # the effective one (an instructor's, else the file's)
 
     @property
     def open(self) -> bool:
         return self.checkpoint.definition.open
 
+    @property
+    def admission(self) -> Admission:
+        """What a submission made now would be: not open yet, on time, late, or refused."""
+        return self.deadline.admission(now()) if self.deadline else Admission.ON_TIME
 
-def due(checkpoint: checkpoints.Checkpoint) -> datetime | None:
-    """The checkpoint's due time, where its definition has one (deadlines: issue 22, part A)."""
-    value = getattr(checkpoint.definition, "deadline", None) or getattr(
-        checkpoint.definition, "due", None
-    )
-    return value if isinstance(value, datetime) else None
+    def shown(self, t: datetime | None) -> str:
+        """A time of the deadline in its zone, with the zone."""
+        return self.deadline.shown(t) if self.deadline and t else ""
 
 
 def _rank(s: Submission) -> tuple[int, float, int]:
@@ -77,11 +80,17 @@ def home(session: Session, user: User, listed: list[checkpoints.Checkpoint]) -> 
     for cp in listed:
         subs = by_cp.get(cp.id, [])
         if cp.definition.open or subs:
-            out.append(_progress(session, cp, subs))
+            out.append(_progress(session, user, cp, subs, deadlines.effective(session, cp)))
     return sorted(out, key=lambda p: not p.open)
 
 
-def _progress(session: Session, cp: checkpoints.Checkpoint, subs: list[Submission]) -> Progress:
+def _progress(
+    session: Session,
+    user: User,
+    cp: checkpoints.Checkpoint,
+    subs: list[Submission],
+    deadline: DeadlineSpec | None,
+) -> Progress:
     done = [s for s in subs if s.status == Status.DONE and s.level is not None]
     best = max(done, key=_rank) if done else None
     gpu = [s for s in done if s.gpu_model][-CLIMB:]
@@ -89,13 +98,13 @@ def _progress(session: Session, cp: checkpoints.Checkpoint, subs: list[Submissio
     results = repository.results(session, wanted)
     versions = {s.id: i + 1 for i, s in enumerate(subs)}
     steps, overridden = [], False
-    if best is not None:
-        result = results.get(best.id) or {}
+    if best is not None:  # its reasons as the student may see them (hidden cases withheld)
+        result = deadlines.viewed(session, user, cp, results.get(best.id)) or {}
         steps = [str(m) for m in (result.get("messages") or [])[1:]]
         overridden = result.get("level") != best.level
-    return Progress(
-        cp, due(cp), best, steps, overridden, subs, _climbs(gpu, results, versions), versions
-    )
+    due = deadline.due if deadline else None
+    climbs = _climbs(gpu, results, versions)
+    return Progress(cp, due, best, steps, overridden, subs, climbs, versions, deadline)
 
 
 def _climbs(

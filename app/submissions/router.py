@@ -5,6 +5,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
+from app.deadlines import service as deadlines
 from app.deps import CurrentUser, Filter, RowId, SessionDep, SettingsDep, Staff
 from app.errors import documented
 from app.models import Submission, User
@@ -30,15 +31,27 @@ router = APIRouter(
 
 def _summary(sub: Submission) -> dict[str, Any]:
     """The fields a history line and a whole submission share."""
-    fields = ("id", "checkpoint", "status", "stage", "created_at", "verdict", "level", "speedup")
+    fields = (
+        "id",
+        "checkpoint",
+        "status",
+        "stage",
+        "created_at",
+        "late",
+        "verdict",
+        "level",
+        "speedup",
+    )
     return {"user": sub.user.name, "gpu_model": sub.gpu_model} | {
         f: getattr(sub, f) for f in fields
     }
 
 
-def out(sub: Submission) -> SubmissionOut:
+def out(sub: Submission, result: dict[str, Any] | None = None) -> SubmissionOut:
+    """`result`: the stored result as the reader may see it (hidden cases withheld from a
+    student until the due time: app/deadlines)."""
     return SubmissionOut(
-        **_summary(sub), attempts=sub.attempts, finished_at=sub.finished_at, result=sub.result
+        **_summary(sub), attempts=sub.attempts, finished_at=sub.finished_at, result=result
     )
 
 
@@ -46,19 +59,26 @@ def out(sub: Submission) -> SubmissionOut:
     "",
     status_code=201,
     response_model=SubmissionOut,
-    responses=documented(404, 409, 413, 429),
+    responses=documented(403, 404, 409, 413, 429),
 )
 def create(
     body: SubmissionIn, user: CurrentUser, session: SessionDep, s: SettingsDep
 ) -> SubmissionOut:
-    """Stored and committed before this answers; the precheck is sent after that commit."""
+    """Stored and committed before this answers; the precheck is sent after that commit.
+    Refused with 409 before the checkpoint's deadline opens it (or while it is closed), 403
+    after its due time (policy 'refuse') or its late window; marked `late` after the due time
+    (policy 'accept')."""
     sub = service.submit(session, user, body.checkpoint, body.source, body.explanation, s)
     return out(sub)
 
 
 @router.get("/{submission_id}", response_model=SubmissionOut, responses=documented(404))
-def read(submission_id: RowId, user: CurrentUser, session: SessionDep) -> SubmissionOut:
-    return out(service.readable(session, user, submission_id))
+def read(
+    submission_id: RowId, user: CurrentUser, session: SessionDep, s: SettingsDep
+) -> SubmissionOut:
+    """A student sees the hidden cases' details only after the checkpoint's due time."""
+    sub = service.readable(session, user, submission_id)
+    return out(sub, deadlines.submission_result(session, user, sub, s))
 
 
 @router.get("", response_model=list[SubmissionRow])

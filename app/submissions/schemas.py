@@ -20,6 +20,7 @@ class SubmissionOut(BaseModel):
     stage: str
     attempts: int
     created_at: datetime
+    late: bool = False  # admitted after the checkpoint's due time
     finished_at: datetime | None
     verdict: str | None
     level: int | None
@@ -38,6 +39,7 @@ class SubmissionRow(BaseModel):
     status: str
     stage: str
     created_at: datetime
+    late: bool = False
     verdict: str | None
     level: int | None
     speedup: float | None

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from app.checkpoints import registry
 from app.core.errors import Conflict, Invalid, NotFound, QuotaExceeded, TooLarge, Unavailable
 from app.core.limits import MAX_SOURCE_BYTES
+from app.deadlines import service as deadlines
 from app.jobs.celery_app import broker_reachable
 from app.jobs.names import PRECHECK, TASK_PRECHECK
 from app.jobs.outbox import enqueue
@@ -30,17 +31,26 @@ def submit(
     s: Settings,
 ) -> Submission:
     """The only way a submission is admitted (the API and the submit page both call it): the
-    broker reachable (else nothing is stored), the text, the checkpoint open, the quota; then
-    the row, and its precheck enqueued to be sent once the boundary commits."""
+    broker reachable (else nothing is stored), the text, the checkpoint open, its deadline
+    (refused before opening and past it as its policy says, else marked late after the due
+    time), the quota; then the row, and its precheck enqueued to be sent once the boundary
+    commits."""
     if not broker_reachable():
         raise Unavailable("the grading queue is unavailable; nothing was stored, try again shortly")
     _check_text(source, explanation)
-    _check_open(checkpoint_id, s)
+    checkpoint = _check_open(checkpoint_id, s)
+    at = now()
+    late = deadlines.admit(session, checkpoint, at)
     _check_quota(session, user, checkpoint_id, s)
     sub = repository.add(
         session,
         Submission(
-            user_id=user.id, checkpoint=checkpoint_id, source=source, explanation=explanation
+            user_id=user.id,
+            checkpoint=checkpoint_id,
+            source=source,
+            explanation=explanation,
+            late=late,
+            created_at=at,
         ),
     )
     enqueue(session, TASK_PRECHECK, sub.id, queue=PRECHECK)
@@ -60,13 +70,14 @@ def _check_text(source: str, explanation: str | None) -> None:
         raise Invalid("the source is empty")
 
 
-def _check_open(checkpoint_id: str, s: Settings) -> None:
+def _check_open(checkpoint_id: str, s: Settings) -> checkpoints.Checkpoint:
     try:
         checkpoint = registry.get(checkpoint_id, s.all_checkpoint_dirs)
     except checkpoints.CheckpointError as exc:
         raise NotFound(str(exc)) from exc
     if not checkpoint.definition.open:
         raise Conflict(f"checkpoint '{checkpoint_id}' is closed to new submissions")
+    return checkpoint
 
 
 def _check_quota(session: Session, user: User, checkpoint_id: str, s: Settings) -> None:

@@ -9,8 +9,8 @@ from app.models import Submission
 from app.settings import get_settings
 from app.submissions import service
 from app.web import plots
-from grader import CaseResult, Citable, CiteTable, GradeResult, cite_tables
-from grader.casegroups import CaseGroup, group
+from grader import CaseGroup, CaseResult, Citable, CiteTable, GradeResult, cite_tables
+from grader import group_cases as group
 
 
 def grouped(cases: list[dict[str, Any]]) -> list[CaseGroup]:
@@ -23,7 +23,7 @@ def grouped(cases: list[dict[str, Any]]) -> list[CaseGroup]:
 
 
 def citable_tables(result: dict[str, Any]) -> list[CiteTable]:
-    """'What you can cite', as tables (grader/facts.py), from a stored result."""
+    """'What you can cite', as tables (grader/judge/facts.py), from a stored result."""
     try:
         cite = Citable.model_validate(result["citable"]) if result.get("citable") else None
     except ValueError:
@@ -41,8 +41,10 @@ def stored(result: dict[str, Any]) -> dict[str, Any]:
         return result
 
 
-def view(sub: Submission) -> dict[str, Any]:
-    result = stored(sub.result or {})
+def view(sub: Submission, result_seen: dict[str, Any] | None) -> dict[str, Any]:
+    """`result_seen`: the stored result as the viewer may see it (app/deadlines: hidden cases
+    withheld from a student until the due time)."""
+    result = stored(result_seen or {})
     bench = result.get("benchmark")
     return {
         "sub": sub,

@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from app.checkpoints import service as checkpoints
 from app.core.errors import DomainError, Invalid
 from app.core.limits import MAX_SOURCE_BYTES
+from app.deadlines import service as deadlines
 from app.deps import RowId, SessionDep
 from app.errors import as_api_error
 from app.models import User
@@ -94,14 +95,17 @@ def submission_page(sid: RowId, request: Request, db: SessionDep) -> Response:
     except DomainError as exc:
         err = as_api_error(exc)
         return page(request, "error.html", err.status, user=user, error=err.message)
-    return page(request, "submission.html", user=user, csrf=data["csrf"], **view(sub))
+    seen = deadlines.submission_result(db, user, sub, get_settings())
+    return page(request, "submission.html", user=user, csrf=data["csrf"], **view(sub, seen))
 
 
 @router.get("/submissions/{sid}/status")
 def submission_status(sid: RowId, request: Request, db: SessionDep) -> Response:
     """The live part: polled by htmx every second until the grading is done."""
     user, _ = signed_in(request, db)
-    return page(request, "_result.html", **view(service.readable(db, user, sid)))
+    sub = service.readable(db, user, sid)
+    seen = deadlines.submission_result(db, user, sub, get_settings())
+    return page(request, "_result.html", **view(sub, seen))
 
 
 @router.get("/submissions/{sid}/report.ncu-rep")

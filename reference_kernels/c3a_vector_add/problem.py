@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # only torch at run time: the GPU stage imports this file for
 
 def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor]:
     if gen.device.type == "cpu":
-        from grader.inputs import randn  # the parent only: the sandbox cannot import grader
+        from grader import randn  # the parent only: the sandbox cannot import grader
     else:  # a timed round's fresh inputs, drawn on the GPU (by the sandboxed child too)
 
         def randn(shape: list[int], g: torch.Generator) -> torch.Tensor:

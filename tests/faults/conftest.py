@@ -149,6 +149,7 @@ def stack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[
             conn.execute(
                 text(
                     "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
+                    "checkpoint_deadlines, "
                     "evidence, level_overrides, standings, submissions, users, workers "
                     "RESTART IDENTITY"
                 )

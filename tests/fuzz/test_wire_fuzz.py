@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grader import checkpoints
-from grader.evaluate import Collector, evaluate
-from grader.harness import wire
+from grader.judge.evaluate import Collector, evaluate
 from grader.models import Verdict
 from grader.pipeline import plan_runs
-from grader.sandbox import RunOutcome
+from grader.sandbox.bwrap import RunOutcome
+from grader.sandbox.harness import wire
 
 SOAK = os.environ.get("KGRADE_SOAK") == "1"
 FUZZ = settings(

@@ -8,7 +8,7 @@ at level 2."""
 
 from __future__ import annotations
 
-from grader import facts
+from grader.judge import facts
 from grader.models import Fact, GradeResult
 
 OPS = {

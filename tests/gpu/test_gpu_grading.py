@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from grader import GradeOptions, GradeResult, Verdict, checkpoints, grade
-from grader.report import render
+from grader.judge.report import render
 from tests.conftest import FIXTURES
 from tests.gpu.explain import from_result
 

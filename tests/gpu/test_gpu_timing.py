@@ -1,4 +1,4 @@
-"""On a real GPU: timing no submission can touch (grader/turns.py). Every timed round draws
+"""On a real GPU: timing no submission can touch (grader/gpu/turns.py). Every timed round draws
 fresh inputs on the GPU, every round's output is checked at sampled positions, three whole
 outputs per shape are asked for after their rounds ran, and the baselines are timed by the
 trusted parent, taking turns with the child. Each cheat is measured against its honest twin

@@ -9,7 +9,7 @@ import shutil
 import pytest
 import torch
 
-from grader import ncu_check
+from grader.gpu import ncu_check
 
 pytestmark = [
     pytest.mark.gpu,

@@ -1,16 +1,17 @@
-"""The static allowlist (grader/static.py, grader/allowlist.py): ordinary Triton passes in every
-usual spelling; whatever is not on the lists is refused with its line and what to do instead.
-End-to-end cases for what only the run can show (a grid function's host compute, a value read
-on the host, a function handed to a kernel, a checkpoint's epilogue) are at the end."""
+"""The static allowlist (grader/judge/static.py, grader/judge/allowlist.py): ordinary Triton
+passes in every usual spelling; whatever is not on the lists is refused with its line and what
+to do instead. End-to-end cases for what only the run can show (a grid function's host compute,
+a value read on the host, a function handed to a kernel, a checkpoint's epilogue) are at the
+end."""
 
 from __future__ import annotations
 
 import pytest
 
 from grader import Verdict, checkpoints, grade
+from grader.judge.static import check
 from grader.options import GradeOptions
-from grader.sandbox import Limits
-from grader.static import check
+from grader.sandbox.bwrap import Limits
 
 KERNEL = """
 @triton.jit
@@ -331,7 +332,7 @@ def cross_entropy_triton(logits, targets):
 )
 def test_a_kernel_annotation_is_triton_language_or_a_string(annotation: str) -> None:
     """A kernel's annotations run when its def runs, and kgrade runs kernel defs in its compile
-    check too (grader/kernel_check.py): only triton.language names or strings."""
+    check too (grader/judge/kernel_check.py): only triton.language names or strings."""
     head = "import torch\nimport triton\nimport triton.language as tl\nCACHE = {}\n"
     head += "def _host(v):\n    return v\n"
     refused(head + KERNEL.replace("def _k(x_ptr,", f"def _k({annotation},") + LAUNCH, "annotation")

@@ -5,7 +5,7 @@ first call read "2 of 2 calls wrong" on every case (CLI) and "2 wrong" (web page
 from __future__ import annotations
 
 from grader import render_report
-from grader.casegroups import group
+from grader.judge.casegroups import group
 
 
 def test_a_segfault_shows_the_crash_once_and_the_rest_never_ran(grade_fixture) -> None:  # type: ignore[no-untyped-def]

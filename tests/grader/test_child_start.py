@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import GradeOptions, Verdict, checkpoints, grade, sandbox
+from grader import GradeOptions, Verdict, checkpoints, grade
+from grader.sandbox import bwrap
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -82,7 +83,7 @@ def test_inputs_that_fail_end_the_waiting_child_at_once(tmp_path: Path) -> None:
         "        _time.sleep(0.02)\n"
         "    raise RuntimeError(f'the inputs broke (child running: {_child_running()})')\n",
     )
-    options = GradeOptions(device="cpu", limits=sandbox.Limits(wall_seconds=600))
+    options = GradeOptions(device="cpu", limits=bwrap.Limits(wall_seconds=600))
     result = grade(ck.reference_solution.read_text(), ck, options)
     assert result.verdict is Verdict.INTERNAL_ERROR
     assert "the inputs broke (child running: True)" in "\n".join(result.messages)
@@ -96,7 +97,7 @@ def test_the_time_limit_counts_from_the_job_not_from_the_start(tmp_path: Path) -
         tmp_path,
         "    if not _waited:\n        _time.sleep(12)\n    _waited.append(1)\n",
     )
-    options = GradeOptions(device="cpu", limits=sandbox.Limits(wall_seconds=10))
+    options = GradeOptions(device="cpu", limits=bwrap.Limits(wall_seconds=10))
     result = grade(ck.reference_solution.read_text(), ck, options)
     assert result.verdict is Verdict.CORRECT, result.messages
     assert result.stages["inputs"] > 10

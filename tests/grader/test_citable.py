@@ -9,7 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from grader import explanation, facts, nsight, rubric
+from grader.gpu import nsight
+from grader.judge import explanation, facts, rubric
+from grader.judge.report import render
 from grader.models import (
     BenchmarkResult,
     GradeResult,
@@ -19,7 +21,6 @@ from grader.models import (
     ShapeBenchmark,
     Verdict,
 )
-from grader.report import render
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ncu_raw_h200.csv"
 # The recording has the baselines' kernels only (5 naive, torch's softmax and the randn that

@@ -1,4 +1,4 @@
-"""The claim reader (grader/claims.py): numbers with their units written every usual way,
+"""The claim reader (grader/judge/claims.py): numbers with their units written every usual way,
 the quantity, the implementation and the shape each is about, negations, several numbers in
 one sentence."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader import claims
-from grader.claims import Claim
+from grader.judge import claims
+from grader.judge.claims import Claim
 
 
 def one(sentence: str) -> Claim:

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from grader.compare import compare
+from grader.judge.compare import compare
 from grader.models import Tolerance
 
 TOL = Tolerance(atol=1e-5, rtol=1e-5)
@@ -68,7 +68,7 @@ def test_zero_dim_outputs_compare() -> None:
 def test_the_chunked_check_agrees_with_the_whole_tensor_check(seed: int) -> None:
     """compare() decides a chunk at a time; its verdict and max error must be the whole-tensor
     check's (compare._explain), whatever falls on a chunk boundary."""
-    from grader.compare import _explain
+    from grader.judge.compare import _explain
 
     g = torch.Generator().manual_seed(seed)
     n = int(torch.randint(1, 200, (1,), generator=g))

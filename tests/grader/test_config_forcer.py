@@ -1,5 +1,5 @@
-"""The autotune config forcer in the child (grader/harness/guards.py): the Nsight replay runs,
-per autotuned kernel, the config its autotuner picked while being timed. Run in a subprocess
+"""The autotune config forcer in the child (grader/sandbox/harness/guards.py): the Nsight replay
+runs, per autotuned kernel, the config its autotuner picked while being timed. Run in a subprocess
 under the Triton interpreter, since installing the guards patches Triton for the process."""
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from typing import Any
 
 import torch
 
-from grader import checkpoints, job
-from grader.benchmark import BenchShape
-from grader.evaluate import Collector
-from grader.harness import wire
+from grader import checkpoints
+from grader.judge.evaluate import Collector
+from grader.plan.shapes import BenchShape
+from grader.sandbox import job
+from grader.sandbox.harness import wire
 from tests.grader.interpreted import run_interpreted
 
 HARNESS_PARENT = Path(job.HARNESS_DIR).parent

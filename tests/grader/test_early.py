@@ -1,5 +1,5 @@
-"""A sandboxed child started before its job (grader/early.py), as the grading's child and the
-Nsight replay's are: it waits for the very job file it was given, and one whose job never
+"""A sandboxed child started before its job (grader/sandbox/early.py), as the grading's child and
+the Nsight replay's are: it waits for the very job file it was given, and one whose job never
 comes (a wrong submission leaves the replay's child without one) is killed on leaving, not
 waited for."""
 
@@ -12,21 +12,22 @@ from pathlib import Path
 
 import pytest
 
-from grader import checkpoints, early, job, sandbox
-from grader.evaluate import Collector
+from grader import checkpoints
+from grader.judge.evaluate import Collector
 from grader.pipeline import child_env, plan_runs
+from grader.sandbox import bwrap, early, job
 from tests.procs import descendants, harness_pids
 
 CK = checkpoints.get("c3a-vector-add")
 
 
 def _paths(tmp_path: Path) -> job.Paths:
-    paths = job.Paths(tmp_path / "job", tmp_path / "out", sandboxed=sandbox.probe() is None)
+    paths = job.Paths(tmp_path / "job", tmp_path / "out", sandboxed=bwrap.probe() is None)
     job.prepare(paths, CK.reference_solution.read_text())
     return paths
 
 
-def _spec(paths: job.Paths, job_file: str) -> sandbox.Spec:
+def _spec(paths: job.Paths, job_file: str) -> bwrap.Spec:
     env = child_env("cpu", paths)
     return job.child_spec(paths, CK, "cpu", env, job_file=job_file)
 
@@ -40,7 +41,7 @@ def test_a_child_runs_the_job_file_it_was_given(tmp_path: Path) -> None:
     paths = _paths(tmp_path)
     runs = plan_runs(CK, "cpu", seed=7)
     collector = Collector([], CK.definition.tolerances, 1 << 30)
-    limits = sandbox.Limits(wall_seconds=90)
+    limits = bwrap.Limits(wall_seconds=90)
     with early.started(_spec(paths, job.PROFILE_JOB_FILE), limits, collector, paths.sandboxed) as c:
         collector.expect(runs, {})
         # a job.json beside it is not its job: it must keep waiting for profile.json
@@ -78,7 +79,7 @@ def test_a_child_whose_job_never_comes_is_killed_on_leaving(tmp_path: Path) -> N
             errors.append(exc)
 
     def run() -> None:
-        limits = sandbox.Limits(wall_seconds=600)
+        limits = bwrap.Limits(wall_seconds=600)
         spec = _spec(paths, job.PROFILE_JOB_FILE)
         with early.started(spec, limits, collector, paths.sandboxed):
             end = time.monotonic() + 20

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import benchmark, explanation, facts, nsight
-from grader.benchmark import BenchShape
-from grader.calibrate import Calibration
+from grader.gpu import benchmark, nsight
+from grader.gpu.calibrate import Calibration
+from grader.judge import explanation, facts
 from grader.models import (
     BenchmarkResult,
     CaseSpec,
@@ -21,6 +21,7 @@ from grader.models import (
     RubricSpec,
     ShapeBenchmark,
 )
+from grader.plan.shapes import BenchShape
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ncu_raw_h200.csv"
 CAL = Calibration("H200|test", copy_gbps=4250.0, read_gbps=4460.0)
@@ -314,8 +315,8 @@ def test_a_baseline_timed_apart_is_judged_against_every_submission_round() -> No
 def test_phase_frames_are_kept_as_diagnostics_and_bounded() -> None:
     import io
 
-    from grader.evaluate import Collector
-    from grader.harness import wire
+    from grader.judge.evaluate import Collector
+    from grader.sandbox.harness import wire
 
     buf = io.BytesIO()
     for i in range(20):
@@ -329,7 +330,7 @@ def test_phase_frames_are_kept_as_diagnostics_and_bounded() -> None:
 
 
 def test_kept_triton_cache_is_per_source_and_trimmed(tmp_path: Path) -> None:
-    from grader import job
+    from grader.sandbox import job
 
     a = job.source_cache(tmp_path, "src A", "cpu")
     assert a == job.source_cache(tmp_path, "src A", "cpu")
@@ -358,8 +359,8 @@ def test_measurement_cache_files_survive_garbage_and_round_trip(tmp_path: Path) 
 
 
 def test_the_report_says_when_kept_baseline_profiles_were_measured() -> None:
+    from grader.judge.report import render
     from grader.models import GradeResult, KernelMetrics, Verdict
-    from grader.report import render
 
     profile = _profile()
     profile.kernels = [
@@ -376,8 +377,8 @@ def test_the_report_says_when_kept_baseline_profiles_were_measured() -> None:
 
 
 def test_the_report_names_the_configs_the_profiled_call_ran() -> None:
+    from grader.judge.report import render
     from grader.models import GradeResult, KernelMetrics, Verdict
-    from grader.report import render
 
     profile = _profile()
     profile.kernels = [
@@ -407,8 +408,8 @@ def test_the_cross_checks_flag_no_honest_grading_of_the_h200_record() -> None:
     import tarfile
 
     from grader import checkpoints
+    from grader.judge.static import check
     from grader.models import GradeResult
-    from grader.static import check
 
     record = FIXTURE.parents[2] / "benchmarks" / "results" / "2026-12-01-h200-trust-1-gradings.tgz"
     softmax = checkpoints.get("c3a-softmax")

@@ -122,7 +122,7 @@ def test_segfault_is_a_runtime_error_and_grading_goes_on(
 
 
 def test_memory_hog_hits_the_memory_limit(grade_fixture: GradeFn) -> None:
-    from grader.sandbox import Limits
+    from grader.sandbox.bwrap import Limits
 
     result = grade_fixture("memory_hog.py", limits=Limits(wall_seconds=30, memory_bytes=2 << 30))
     assert result.verdict is Verdict.MEMORY_LIMIT, result.messages
@@ -202,7 +202,7 @@ def test_large_outputs_check_every_config_on_a_sample(
     """Bug seen on the H200: 20 configs × 128 MB outputs overflowed the result stream and the
     child was killed before its last cases. Configs after the first now come back sampled."""
     from grader import pipeline
-    from grader.sandbox import Limits
+    from grader.sandbox.bwrap import Limits
 
     monkeypatch.setattr(pipeline, "FULL_CHECK_ELEMENTS", 1000)
     monkeypatch.setattr(pipeline, "SAMPLE_ELEMENTS", 256)

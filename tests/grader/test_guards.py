@@ -19,7 +19,7 @@ from tests.grader.interpreted import run_interpreted
 ROOT = Path(__file__).resolve().parents[2]
 PRELUDE = """
 import json, mmap, sys
-sys.path.insert(0, "grader")
+sys.path.insert(0, "grader/sandbox")
 import torch
 from harness import fenced, guards
 """

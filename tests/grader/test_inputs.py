@@ -1,4 +1,4 @@
-"""grader.inputs.randn: the parent's fast normal draw (a generator per block, blocks on every
+"""grader.plan.inputs.randn: the parent's fast normal draw (a generator per block, blocks on every
 core). The values must follow from the seed and the shape alone, and look normal."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import torch
 
-from grader import inputs
+from grader.plan import inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,7 +49,7 @@ def test_a_worker_pinned_to_part_of_the_host_uses_that_part() -> None:
     script = (
         "import os, sys; sys.path.insert(0, '.');"
         "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))});"
-        "from grader.inputs import usable_cpus; print(usable_cpus())"
+        "from grader.plan.inputs import usable_cpus; print(usable_cpus())"
     )
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT

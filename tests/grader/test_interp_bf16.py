@@ -1,22 +1,23 @@
-"""bf16 under the Triton interpreter (grader/harness/interp_bf16.py): the interpreter keeps bf16
-as uint16 bit patterns and computes on the integers; the harness makes it compute bf16 as a GPU
-does (fp32, rounded to nearest even). Kernels run in a fresh process under the interpreter and
-are compared with torch's CPU bf16 (which computes in fp32 and rounds: a GPU's result within
-one ulp); then honest bf16 submissions, with no casts to fp32, are graded end to end."""
+"""bf16 under the Triton interpreter (grader/sandbox/harness/interp_bf16.py): the interpreter
+keeps bf16 as uint16 bit patterns and computes on the integers; the harness makes it compute
+bf16 as a GPU does (fp32, rounded to nearest even). Kernels run in a fresh process under the
+interpreter and are compared with torch's CPU bf16 (which computes in fp32 and rounds: a GPU's
+result within one ulp); then honest bf16 submissions, with no casts to fp32, are graded end to
+end."""
 
 from __future__ import annotations
 
 import pytest
 
 from grader import Verdict, pipeline
-from grader.harness import interp_bf16
+from grader.sandbox.harness import interp_bf16
 from tests.conftest import GradeFn
 from tests.grader.interpreted import run_interpreted, run_script
 
 OPS = (
     """
 import json, sys
-sys.path.insert(0, "grader")
+sys.path.insert(0, "grader/sandbox")
 from harness import interp_bf16
 assert interp_bf16.install()
 import torch, triton, triton.language as tl
@@ -271,7 +272,7 @@ def test_bf16_ops_match_torch_within_one_ulp() -> None:
 def test_only_under_the_interpreter_and_nothing_when_handlers_are_missing() -> None:
     script = """
 import json, sys
-sys.path.insert(0, "grader")
+sys.path.insert(0, "grader/sandbox")
 from harness import interp_bf16
 from triton.runtime import interpreter
 before = interpreter.InterpreterBuilder.binary_op

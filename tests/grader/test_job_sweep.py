@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import job
+from grader.sandbox import job
 from tests.conftest import ROOT
 
 SLEEPER = ROOT / "tests" / "security" / "exploits" / "sleep_past_limit.py"

@@ -1,9 +1,9 @@
-"""The CPU precheck's compile check (grader/kernel_check.py, grader/harness/compile_kernels.py):
-each kernel a submission launched is compiled by Triton's real compiler for sm_90, with the
-specialization of that launch, in a sandboxed process of its own. What the interpreter runs but
-the compiler refuses is `compile_error` with Triton's message, even when the outputs were
-right; what every honest file does stays `correct`; the result is cached by source; the
-child's report of its launches is validated and capped."""
+"""The CPU precheck's compile check (grader/judge/kernel_check.py,
+grader/sandbox/harness/compile_kernels.py): each kernel a submission launched is compiled by
+Triton's real compiler for sm_90, with the specialization of that launch, in a sandboxed process
+of its own. What the interpreter runs but the compiler refuses is `compile_error` with Triton's
+message, even when the outputs were right; what every honest file does stays `correct`; the
+result is cached by source; the child's report of its launches is validated and capped."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from grader import Verdict, checkpoints, grade, kernel_check
+from grader import Verdict, checkpoints, grade
+from grader.judge import kernel_check
 from grader.options import GradeOptions
-from grader.sandbox import Limits, probe
+from grader.sandbox.bwrap import Limits, probe
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.skipif(probe() is not None, reason=str(probe()))

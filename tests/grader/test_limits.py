@@ -2,7 +2,7 @@
 counted by a cgroup (shared memory and tmpfs pages included), the parent reads no forged
 payload, and `--device auto` without a GPU gets the CPU's time limit.
 
-Hostile children are plain Python run through `sandbox.run` (a submission may not import os),
+Hostile children are plain Python run through `bwrap.run` (a submission may not import os),
 with small limits: nothing here allocates more than a few hundred MiB.
 """
 
@@ -20,13 +20,14 @@ from pathlib import Path
 import pytest
 import torch
 
-from grader import cgroup, folders, job, sandbox
-from grader.evaluate import Collector, PlannedRun
-from grader.harness import wire
+from grader.judge.evaluate import Collector
 from grader.models import CaseSpec, Tolerance
-from grader.sandbox import Limits, Mount, RunOutcome, Spec
+from grader.plan.runs import PlannedRun
+from grader.sandbox import bwrap, cgroup, folders, job
+from grader.sandbox.bwrap import Limits, Mount, RunOutcome, Spec
+from grader.sandbox.harness import wire
 
-pytestmark = pytest.mark.skipif(sandbox.probe() is not None, reason=str(sandbox.probe()))
+pytestmark = pytest.mark.skipif(bwrap.probe() is not None, reason=str(bwrap.probe()))
 MiB = 1 << 20
 
 
@@ -36,7 +37,7 @@ def inside(code: str, limits: Limits, mounts: list[Mount] | None = None) -> RunO
         env={"PATH": "/usr/bin:/bin", "HOME": "/tmp"},
         mounts=mounts or [],
     )
-    return sandbox.run(spec, limits, lambda fp: fp.read())
+    return bwrap.run(spec, limits, lambda fp: fp.read())
 
 
 # --- 1. /cache and /out: size-capped tmpfs -------------------------------------------------
@@ -64,7 +65,7 @@ def test_cache_and_out_are_size_capped(tmp_path: Path) -> None:
         job.prepare(paths, None)
         spec = job.child_spec(paths, None, "cpu", {"PATH": "/usr/bin:/bin"})
         spec = Spec([sys.executable, "-I", "-c", WRITE_1_5_GIB], spec.env, spec.mounts)
-        out = sandbox.run(spec, Limits(wall_seconds=30), lambda fp: fp.read())
+        out = bwrap.run(spec, Limits(wall_seconds=30), lambda fp: fp.read())
         assert out.output.split("\n")[:2] == ["/cache ENOSPC", "/out ENOSPC"], out.output
         for folder in (paths.cache, paths.out):  # the host never held more than the cap
             assert (folder / "big").stat().st_size <= 32 * MiB
@@ -95,7 +96,7 @@ def test_a_kept_cache_is_copied_in_and_back_without_links(tmp_path: Path) -> Non
         )
         spec = job.child_spec(paths, None, "cpu", {"PATH": "/usr/bin:/bin"})
         spec = Spec([sys.executable, "-I", "-c", code], spec.env, spec.mounts)
-        out = sandbox.run(spec, Limits(wall_seconds=30), lambda fp: fp.read())
+        out = bwrap.run(spec, Limits(wall_seconds=30), lambda fp: fp.read())
         assert out.returncode == 0 and "old" in out.output, out.output
         job.keep_cache(paths)
     finally:
@@ -282,7 +283,7 @@ def test_auto_without_a_gpu_gets_the_cpu_time_limit() -> None:
 
 def test_a_grade_says_what_counted_its_memory_and_leaves_nothing_behind(tmp_path: Path) -> None:
     from grader import GradeOptions, checkpoints, grade
-    from grader.report import render
+    from grader.judge.report import render
 
     cp = checkpoints.get("c3a-softmax")
     options = GradeOptions(device="cpu", limits=Limits(wall_seconds=60), work_dir=tmp_path)
@@ -302,8 +303,8 @@ def test_a_grade_says_what_counted_its_memory_and_leaves_nothing_behind(tmp_path
 
 
 def test_the_report_warns_when_memory_was_counted_by_the_watchdog_only() -> None:
+    from grader.judge.report import render
     from grader.models import GradeResult, Verdict
-    from grader.report import render
 
     said = cgroup.describe("RSS watchdog", None)
     result = GradeResult(checkpoint="c", verdict=Verdict.CORRECT, level=2, device="cpu")

@@ -1,4 +1,4 @@
-"""The GPU worker's Nsight Compute check (grader/ncu_check.py). Without ncu the real check says
+"""The GPU worker's Nsight Compute check (grader/gpu/ncu_check.py). Without ncu the real check says
 so (this machine: no ncu on PATH); what ncu prints in the other cases is read as below (the
 messages as Nsight Compute prints them; the check itself on a GPU: tests/gpu/test_ncu_check.py)."""
 
@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from grader import ncu_check
+from grader.gpu import ncu_check
 
 
 def test_without_ncu_the_check_says_it_is_not_installed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 
-from grader import checkpoints, gpus
+from grader import checkpoints
+from grader.gpu import gpus
 from tests.conftest import ROOT
 from tests.grader.interpreted import run_script
 

@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
-from grader import Verdict, job
-from grader.evaluate import Collector
-from grader.harness import wire
+from grader import Verdict
+from grader.judge.evaluate import Collector
+from grader.judge.report import render
 from grader.models import GradeResult
-from grader.report import render
+from grader.sandbox import job
+from grader.sandbox.harness import wire
 from grader.text import clean, untrusted
 from tests.conftest import GradeFn
 

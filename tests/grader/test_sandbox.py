@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from grader import sandbox
-from grader.sandbox import Limits, Mount, RunOutcome, Spec
+from grader.sandbox import bwrap
+from grader.sandbox.bwrap import Limits, Mount, RunOutcome, Spec
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = f"kgrade-sandbox-test-{uuid.uuid4()}"
-pytestmark = pytest.mark.skipif(sandbox.probe() is not None, reason=str(sandbox.probe()))
+pytestmark = pytest.mark.skipif(bwrap.probe() is not None, reason=str(bwrap.probe()))
 
 
 def inside(
@@ -35,7 +35,7 @@ def inside(
         env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", "ALLOWED": "yes"},
         mounts=mounts or [],
     )
-    return sandbox.run(spec, limits or Limits(wall_seconds=30), lambda fp: fp.read())
+    return bwrap.run(spec, limits or Limits(wall_seconds=30), lambda fp: fp.read())
 
 
 def test_runs_as_an_unprivileged_user() -> None:
@@ -208,16 +208,17 @@ def test_mounts_under_tmp_survive_the_private_tmp(tmp_path: Path) -> None:
 
 def test_python_under_tmp_is_mounted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "prefix", str(tmp_path))
-    args = sandbox._python_binds()
+    args = bwrap._python_binds()
     assert str(tmp_path) in args
 
 
 def test_a_job_without_the_submission_imports_none_of_it(tmp_path: Path) -> None:
     """The baselines' Nsight profile is measured by such a job: nothing of the student's runs
     in it, so no submission can shape what every later grading is compared with."""
-    from grader import checkpoints, job
-    from grader.harness import wire
+    from grader import checkpoints
     from grader.pipeline import child_env
+    from grader.sandbox import job
+    from grader.sandbox.harness import wire
 
     ck = checkpoints.get("c3a-softmax")
     marker = tmp_path / "imported"
@@ -227,7 +228,7 @@ def test_a_job_without_the_submission_imports_none_of_it(tmp_path: Path) -> None
     assert not (paths.job / "submission.py").exists()
     spec = job.child_spec(paths, ck, "cpu", child_env("cpu", paths))
     frames: list[dict[str, object]] = []
-    outcome = sandbox.run(
+    outcome = bwrap.run(
         spec,
         Limits(wall_seconds=60),
         lambda fp: frames.extend(h for h, _ in wire.read_frames(fp, 1 << 20)),
@@ -250,13 +251,13 @@ def test_the_process_tree_is_read_from_the_tree_itself() -> None:
     proc = subprocess.Popen([sys.executable, "-c", script])
     try:
         end = time.monotonic() + 10
-        while len(sandbox._tree_by_scan(proc.pid)) < 5 and time.monotonic() < end:
+        while len(bwrap._tree_by_scan(proc.pid)) < 5 and time.monotonic() < end:
             time.sleep(0.05)
-        scanned = sorted(sandbox._tree_by_scan(proc.pid))
+        scanned = sorted(bwrap._tree_by_scan(proc.pid))
         assert len(scanned) == 5, scanned  # python, sh, sleep, sleep, and the thread's sleep
-        assert sorted(sandbox._tree(proc.pid)) == scanned
+        assert sorted(bwrap._tree(proc.pid)) == scanned
     finally:
-        for pid in reversed(sandbox._tree(proc.pid)):
+        for pid in reversed(bwrap._tree(proc.pid)):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         proc.wait()
@@ -269,7 +270,7 @@ def test_a_child_started_early_is_timed_from_its_job() -> None:
 
     published = threading.Event()
     threading.Timer(3.0, published.set).start()
-    out = sandbox.run(
+    out = bwrap.run(
         Spec(argv=["/bin/sh", "-c", "sleep 60"], env={"PATH": "/usr/bin:/bin"}),
         Limits(wall_seconds=1),
         lambda fp: fp.read(),

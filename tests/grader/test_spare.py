@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import GradeOptions, Verdict, checkpoints, grade, job, sandbox
+from grader import GradeOptions, Verdict, checkpoints, grade
 from grader.pipeline import Spare
+from grader.sandbox import bwrap, job
 from tests.grader.test_early import _harness_running
 from tests.procs import descendants, harness_pids
 
@@ -68,7 +69,7 @@ def test_a_spare_that_does_not_fit_is_left_alone_and_discarded_clean() -> None:
     options = GradeOptions(device="cpu")
     spare = Spare(options)
     _wait_started(spare)
-    other = dataclasses.replace(options, limits=sandbox.Limits(wall_seconds=30))
+    other = dataclasses.replace(options, limits=bwrap.Limits(wall_seconds=30))
     result = grade(CK.reference_solution.read_text(), CK, other, spare)
     assert result.verdict is Verdict.CORRECT, result.messages
     assert not spare.used and spare.child.alive()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from grader.static import check
+from grader.judge.static import check
 
 GOOD = """
 import torch

@@ -6,7 +6,7 @@ import struct
 import pytest
 import torch
 
-from grader.harness import wire
+from grader.sandbox.harness import wire
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.int64])

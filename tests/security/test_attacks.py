@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from grader import checkpoints, grade
+from grader.judge.report import render
 from grader.models import Verdict
 from grader.options import GradeOptions
-from grader.report import render
-from grader.sandbox import Limits, probe
+from grader.sandbox.bwrap import Limits, probe
 
 HERE = Path(__file__).resolve().parent
 ATTACKS = HERE / "attacks"

@@ -81,6 +81,7 @@ def service_env(
         conn.execute(
             text(
                 "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
+                "checkpoint_deadlines, "
                 "evidence, level_overrides, standings, submissions, users, workers "
                 "RESTART IDENTITY"
             )

@@ -106,6 +106,12 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
         API_ADMIN_BUILTIN,
     ),
     ("GET", "/api/checkpoints/validations/{validation_id}"): (_nothing, API_ADMIN),
+    ("GET", "/api/checkpoints/{checkpoint_id}/deadline"): (_nothing, API_ALL),
+    ("PUT", "/api/checkpoints/{checkpoint_id}/deadline"): (
+        lambda c: {"json": {"due": "2030-01-01T00:00:00Z"}},
+        API_STAFF,
+    ),
+    ("DELETE", "/api/checkpoints/{checkpoint_id}/deadline"): (_nothing, API_STAFF),
     ("GET", "/api/leaderboard/{checkpoint}"): (_nothing, API_STAFF),
     ("GET", "/api/export/{checkpoint}.csv"): (_nothing, API_STAFF),
     ("GET", "/api/users/me"): (_nothing, API_ALL),
@@ -161,6 +167,10 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/submissions/{sid}/status"): (_nothing, PAGE_OWN),
     ("GET", "/submissions/{sid}/report.ncu-rep"): (_nothing, PAGE_OWN),
     ("GET", "/history"): (_nothing, PAGE_ALL),
+    ("GET", "/leaderboard"): (
+        _nothing,
+        (SIGNIN, 403, 403, (303, "/leaderboard/"), (303, "/leaderboard/")),
+    ),
     ("GET", "/leaderboard/{checkpoint}"): (_nothing, PAGE_STAFF),
     ("GET", "/leaderboard/{checkpoint}/grades.csv"): (_nothing, PAGE_STAFF),
     ("POST", "/submissions/{sid}/override"): (
@@ -170,6 +180,11 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("POST", "/evidence/{eid}/decision"): (
         lambda c: {"data": {"approve": "no", "csrf": c["csrf"], "back": "/history"}},
         (SIGNIN, 403, 403, (303, "/history"), (303, "/history")),
+    ),
+    ("GET", "/deadlines"): (_nothing, PAGE_STAFF),
+    ("POST", "/deadlines/{checkpoint_id}"): (
+        lambda c: {"data": {"csrf": c["csrf"], "due": "2030-01-01T00:00"}},
+        (SIGNIN, 403, 403, (303, "/deadlines"), (303, "/deadlines")),
     ),
     ("GET", "/admin/checkpoints"): (_nothing, (SIGNIN, 403, 403, 403, 200)),
     ("POST", "/admin/checkpoints"): (_builtin_upload, (SIGNIN, 403, 403, 403, 409)),
@@ -217,6 +232,7 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
             conn.execute(
                 text(
                     "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
+                    "checkpoint_deadlines, "
                     "evidence, level_overrides, standings, submissions, users, workers "
                     "RESTART IDENTITY"
                 )

@@ -11,7 +11,9 @@ from app.db import transaction
 from app.models import Stage, Status, Submission, User
 
 
-def _done(user: str, level: int, speedup: float | None, gpu: str | None) -> None:
+def _done(
+    user: str, level: int, speedup: float | None, gpu: str | None, late: bool = False
+) -> None:
     with transaction() as s:
         u = s.query(User).filter_by(name=user).one()
         s.add(
@@ -25,6 +27,7 @@ def _done(user: str, level: int, speedup: float | None, gpu: str | None) -> None
                 speedup=speedup,
                 gpu_model=gpu,
                 verdict="correct" if level >= 2 else "wrong_answer",
+                late=late,
             )
         )
 
@@ -69,3 +72,71 @@ def test_export_has_one_row_per_student(client: TestClient, make_user) -> None: 
         ("ann", "3", "1.4000", "2"),
         ("bob", "2", "", "1"),
     ]
+
+
+def _sections(**of: str) -> None:
+    with transaction() as s:
+        for name, section in of.items():
+            s.query(User).filter_by(name=name).one().section = section
+
+
+def _board(client: TestClient, who: dict[str, str], query: str = "") -> dict[str, list[tuple]]:  # type: ignore[type-arg]
+    r = client.get(f"/api/leaderboard/c3a-softmax{query}", headers=who)
+    assert r.status_code == 200, r.text
+    return {
+        gpu: [(e["student"], e["level"], e["speedup"]) for e in entries]
+        for gpu, entries in r.json()["boards"].items()
+    }
+
+
+def test_boards_rank_on_time_results_unless_late_work_is_included(
+    client: TestClient, make_user
+) -> None:  # type: ignore[no-untyped-def]
+    prof = make_user("prof", "instructor")
+    for name in ("ann", "bob", "cy"):
+        make_user(name)
+    _done("ann", 3, 1.4, "h200")
+    _done("ann", 3, 2.2, "h200", late=True)  # faster, but late
+    _done("bob", 3, 1.6, "h200")
+    _done("cy", 3, 3.0, "h200", late=True)  # only late work
+    assert _board(client, prof) == {"h200": [("bob", 3, 1.6), ("ann", 3, 1.4)]}
+    assert _board(client, prof, "?late=include") == {
+        "h200": [("cy", 3, 3.0), ("ann", 3, 2.2), ("bob", 3, 1.6)]
+    }
+    r = client.get("/api/export/c3a-softmax.csv", headers=prof)
+    rows = {x["student"]: x for x in csv.DictReader(io.StringIO(r.text))}
+    assert (rows["ann"]["best_speedup"], rows["ann"]["late_submissions"]) == ("1.4000", "1")
+    assert rows["cy"]["best_level"] == "" and rows["cy"]["submissions"] == "1"
+    r = client.get("/api/export/c3a-softmax.csv?late=include", headers=prof)
+    rows = {x["student"]: x for x in csv.DictReader(io.StringIO(r.text))}
+    assert rows["ann"]["best_speedup"] == "2.2000" and rows["cy"]["best_level"] == "3"
+    bad = client.get("/api/leaderboard/c3a-softmax?late=maybe", headers=prof)
+    assert bad.status_code == 422 and "late" in bad.json()["error"]
+
+
+def test_boards_filter_by_gpu_model_and_section(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    prof = make_user("prof", "instructor")
+    for name in ("ann", "bob", "cy"):
+        make_user(name)
+    _sections(ann="A", bob="B", cy="A")
+    _done("ann", 3, 1.4, "h200")
+    _done("bob", 3, 1.6, "h200")
+    _done("cy", 3, 2.5, "rtx5090")
+    assert _board(client, prof, "?section=A") == {
+        "h200": [("ann", 3, 1.4)],
+        "rtx5090": [("cy", 3, 2.5)],
+    }
+    assert _board(client, prof, "?gpu=h200") == {"h200": [("bob", 3, 1.6), ("ann", 3, 1.4)]}
+    assert _board(client, prof, "?gpu=h200&section=B") == {"h200": [("bob", 3, 1.6)]}
+    assert _board(client, prof, "?section=C") == {}
+
+
+def test_an_unknown_checkpoint_is_404_for_the_board_and_the_export(
+    client: TestClient, make_user
+) -> None:  # type: ignore[no-untyped-def]
+    prof = make_user("prof", "instructor")
+    for path in ("/api/leaderboard/c3a-nope", "/api/export/c3a-nope.csv"):
+        r = client.get(path, headers=prof)
+        assert r.status_code == 404 and "c3a-nope" in r.json()["error"], (path, r.text)
+    # a known one with no submissions is an empty board, not a 404
+    assert _board(client, prof) == {}

@@ -14,7 +14,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from app.leaderboard import service as boards
-from app.models import Stage, Standing, Status, Submission, User
+from app.models import Scope, Stage, Standing, Status, Submission, User
 
 CHECKPOINTS = ["c3a-softmax", "c3a-rmsnorm"]
 GPUS = [None, "h200", "rtx5090"]
@@ -22,17 +22,18 @@ Board = dict[str, list[tuple[str, int, float | None, int]]]
 
 
 def expected(
-    session: Session, checkpoint: str
+    session: Session, checkpoint: str, scope: Scope = Scope.ON_TIME
 ) -> dict[str, list[tuple[str, int, float | None, int]]]:
     """The leaderboard from first principles: best per (student, GPU model) by level, then
-    speedup (none last), then the earliest; with the student's count of submissions."""
+    speedup (none last), then the earliest, of the on-time submissions (every one with
+    Scope.ALL); with the student's count of all their submissions."""
     subs = session.scalars(select(Submission).where(Submission.checkpoint == checkpoint)).all()
     counts: dict[int, int] = {}
     for s in subs:
         counts[s.user_id] = counts.get(s.user_id, 0) + 1
     best: dict[tuple[int, str], Submission] = {}
     for s in subs:
-        if s.status != Status.DONE or s.level is None:
+        if s.status != Status.DONE or s.level is None or (scope is Scope.ON_TIME and s.late):
             continue
         key = (s.user_id, s.gpu_model or "cpu")
         rank = (-s.level, -(s.speedup if s.speedup is not None else float("-inf")), s.id)
@@ -56,10 +57,10 @@ def expected(
     return out
 
 
-def read(session: Session, checkpoint: str) -> Board:
+def read(session: Session, checkpoint: str, scope: Scope = Scope.ON_TIME) -> Board:
     return {
         gpu: [(e.student, e.level, e.speedup, e.submissions) for e in entries]
-        for gpu, entries in boards.best(session, checkpoint).items()
+        for gpu, entries in boards.best(session, checkpoint, scope=scope).items()
     }
 
 
@@ -77,7 +78,10 @@ def random_history(make: type[Session] | object, seed: int, steps: int = 120) ->
             if op < 0.35 or not ids:  # admission
                 s.add(
                     Submission(
-                        user_id=rng.choice(uids), checkpoint=rng.choice(CHECKPOINTS), source="x"
+                        user_id=rng.choice(uids),
+                        checkpoint=rng.choice(CHECKPOINTS),
+                        source="x",
+                        late=rng.random() < 0.3,
                     )
                 )
             elif op < 0.7:  # a worker's finish, Core update as lifecycle.finish does it
@@ -103,6 +107,12 @@ def random_history(make: type[Session] | object, seed: int, steps: int = 120) ->
                     .where(Submission.id == rng.choice(ids))
                     .values(status=Status.QUEUED, stage=Stage.GPU)
                 )
+            elif op < 0.89:  # a moved deadline marks it late, or on time, again
+                s.execute(
+                    update(Submission)
+                    .where(Submission.id == rng.choice(ids))
+                    .values(late=rng.random() < 0.5)
+                )
             elif op < 0.92:  # moved to another student or checkpoint (raw data fixes)
                 s.execute(
                     update(Submission)
@@ -114,7 +124,8 @@ def random_history(make: type[Session] | object, seed: int, steps: int = 120) ->
             s.commit()
         with make() as s:  # type: ignore[operator]
             for cp in CHECKPOINTS:
-                assert read(s, cp) == expected(s, cp)
+                for scope in Scope:
+                    assert read(s, cp, scope) == expected(s, cp, scope)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -195,5 +206,6 @@ def test_two_workers_finishing_one_students_submissions_at_once(
             t.join(timeout=30)
         assert not errors, errors
         with make() as s:
-            rows = s.scalars(select(Standing)).all()
-            assert [(r.submission_id, r.speedup) for r in rows] == [(ids[0], 1.5 + round_)]
+            for scope in Scope:
+                rows = s.scalars(select(Standing).where(Standing.scope == scope)).all()
+                assert [(r.submission_id, r.speedup) for r in rows] == [(ids[0], 1.5 + round_)]

@@ -4,7 +4,7 @@ A GPU worker checks at its start whether Nsight Compute can read the GPU's count
 so with its heartbeat: /api/health and the admin page show it per GPU worker.
 
 Revision ID: 7e2c5a9d41f3
-Revises: c4a7e91d2b60
+Revises: 3e8d1a6f5b24
 Create Date: 2026-12-01 12:10:00.000000
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 
 revision = '7e2c5a9d41f3'
-down_revision = 'c4a7e91d2b60'
+down_revision = '3e8d1a6f5b24'
 branch_labels = None
 depends_on = None
 

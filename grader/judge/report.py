@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from grader import facts
-from grader.casegroups import group
+from grader.judge import facts
+from grader.judge.casegroups import group
 from grader.models import CaseResult, GradeResult, ProfileResult, Verdict
 from grader.text import untrusted
 

@@ -35,11 +35,12 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from grader import cachefile, early, job, sandbox
-from grader.defines import Defines
-from grader.harness import wire
+from grader import cachefile
+from grader.judge.defines import Defines
 from grader.models import Verdict
 from grader.options import GradeOptions
+from grader.sandbox import bwrap, early, job
+from grader.sandbox.harness import wire
 from grader.text import untrusted
 
 TARGET = ("cuda", 90, 32)  # sm_90 (the H200): backend, compute capability, warp size
@@ -228,11 +229,11 @@ class KernelCheck:
         target = ":".join(map(str, TARGET))
         argv = [sys.executable, "-I", "-B", script, inside, "{RESULT_FD}", target]
         mounts = [
-            sandbox.Mount(self.folder, "/job"),
-            sandbox.Mount(self.cache, "/cache", writable=True),
-            sandbox.Mount(job.HARNESS_DIR, "/kgrade/harness"),
+            bwrap.Mount(self.folder, "/job"),
+            bwrap.Mount(self.cache, "/cache", writable=True),
+            bwrap.Mount(job.HARNESS_DIR, "/kgrade/harness"),
         ]
-        spec = sandbox.Spec(argv=argv, env=env, mounts=mounts)
+        spec = bwrap.Spec(argv=argv, env=env, mounts=mounts)
         limits = dataclasses.replace(
             self.options.limits, wall_seconds=self.options.limits.wall_seconds + EXTRA_SECONDS
         )

@@ -1,6 +1,6 @@
 """What the grader knows about GPU models: a name for queues and leaderboards, L2 size (for
 the flush buffer) and the datasheet memory bandwidth (a ceiling; the measured one is
-calibrated per machine by `grader.calibrate`). Nothing may assume one model."""
+calibrated per machine by `grader.gpu.calibrate`). Nothing may assume one model."""
 
 from __future__ import annotations
 

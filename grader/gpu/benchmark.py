@@ -11,44 +11,18 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from dataclasses import dataclass, field
 
 import torch
 
-from grader import gpus
-from grader.calibrate import Calibration
 from grader.checkpoints import Arg, Checkpoint
+from grader.gpu import gpus
+from grader.gpu.calibrate import Calibration
 from grader.models import BenchmarkResult, CaseSpec, Ratio, ShapeBenchmark
+from grader.plan.shapes import ROUNDS, SETS, VERIFY, BenchShape
 
-ROUNDS = 50
-WARMUP = 5
-SETS = 2
-VERIFY = 3  # timed calls whose outputs the parent checks, chosen secretly per grading
-# With fresh inputs per round (a GPU and a checkpoint whose make_inputs draws there), every
-# timed call's output is checked at SAMPLES positions drawn after it ran, and the parent asks
-# for FULL_CHECKS whole outputs, deciding after each round (grader/turns.py).
-SAMPLES = 4096
-FULL_CHECKS = 3
 # A submission whose work finishes this much after its end event (beyond what the baseline
 # shows for the same synchronize) did work outside the timed stream.
 OUTSIDE_STREAM_US = 20.0
-
-
-@dataclass
-class BenchShape:
-    id: int
-    case: CaseSpec
-    sets: list[list[Arg]]
-    references: list[torch.Tensor]
-    verify: list[int]
-    minimal_bytes: int
-    rounds: int = ROUNDS
-    warmup: int = WARMUP
-    arg_specs: list[list[dict[str, int | float]]] = field(default_factory=list)
-    # fresh inputs per timed round: round r's are make_inputs(case, a CUDA generator seeded
-    # with seeds[r]), drawn by the child and again by the parent; None: the two `sets` alternate
-    seeds: list[int] | None = None
-    sample_seed: int = 0  # the positions each round's output is checked at
 
 
 def draws_on_gpu(checkpoint: Checkpoint, case: CaseSpec) -> bool:

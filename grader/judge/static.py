@@ -22,8 +22,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from grader.checker import Checker
-from grader.defines import bound_by
+from grader.judge.checker import Checker
+from grader.judge.defines import bound_by
 
 
 @dataclass

@@ -26,11 +26,11 @@ from typing import Any
 
 import torch
 
-from grader import folders, sandbox
-from grader.benchmark import SAMPLES, BenchShape
 from grader.checkpoints import Arg, Checkpoint
-from grader.evaluate import PlannedRun
-from grader.harness import wire
+from grader.plan.runs import PlannedRun
+from grader.plan.shapes import SAMPLES, BenchShape
+from grader.sandbox import bwrap, folders
+from grader.sandbox.harness import wire
 
 HARNESS_DIR = Path(__file__).resolve().parent / "harness"
 JOB_FILE = "job.json"
@@ -234,7 +234,7 @@ def prepare(paths: Paths, source: str | None) -> None:
     paths.out.chmod(0o777)  # ncu writes here as the sandbox's user
     _private_to_child(paths.cache, paths.sandboxed)
     if paths.seed_cache is not None and fresh_cache and paths.seed_cache.is_dir():
-        owner = sandbox.NOBODY if paths.sandboxed and os.geteuid() == 0 else None
+        owner = bwrap.NOBODY if paths.sandboxed and os.geteuid() == 0 else None
         folders.copy_plain(paths.seed_cache, paths.cache, owner)
     submission = paths.job / "submission.py"
     if source is not None and not submission.exists():  # once a grading: the replay reuses it
@@ -253,7 +253,7 @@ def _private_to_child(folder: Path, sandboxed: bool) -> None:
     """A folder only the sandbox's user (and root) can read or write."""
     folder.mkdir(parents=True, exist_ok=True)
     if sandboxed and os.geteuid() == 0:
-        os.chown(folder, sandbox.NOBODY, sandbox.NOBODY)
+        os.chown(folder, bwrap.NOBODY, bwrap.NOBODY)
     folder.chmod(0o700)
 
 
@@ -319,9 +319,9 @@ def child_spec(
     device: str,
     env: dict[str, str],
     prefix: list[str] | None = None,
-    extra_mounts: list[sandbox.Mount] | None = None,
+    extra_mounts: list[bwrap.Mount] | None = None,
     job_file: str = JOB_FILE,
-) -> sandbox.Spec:
+) -> bwrap.Spec:
     argv = [
         *(prefix or []),
         sys.executable,
@@ -332,17 +332,17 @@ def child_spec(
         "{RESULT_FD}",
     ]
     mounts = [
-        sandbox.Mount(paths.job, "/job"),
-        sandbox.Mount(paths.out, "/out", writable=True),
+        bwrap.Mount(paths.job, "/job"),
+        bwrap.Mount(paths.out, "/out", writable=True),
         # The Triton cache: this grading's runs (correctness + benchmark, then the Nsight
         # replay) share it, and so do later gradings of the very same source (source_cache).
-        sandbox.Mount(paths.cache, "/cache", writable=True),
-        sandbox.Mount(HARNESS_DIR, "/kgrade/harness"),
+        bwrap.Mount(paths.cache, "/cache", writable=True),
+        bwrap.Mount(HARNESS_DIR, "/kgrade/harness"),
         *(extra_mounts or []),
     ]
     if device == "cuda" and checkpoint is not None:  # the baselines; a CPU child never reads it
-        mounts.append(sandbox.Mount(checkpoint.folder / "problem.py", paths.problem))
+        mounts.append(bwrap.Mount(checkpoint.folder / "problem.py", paths.problem))
     # A GPU grading's child takes turns with the parent while timed (turns.py): the parent's
     # word comes on its stdin. The Nsight replay's (a profile job) does not.
     control = device == "cuda" and job_file == JOB_FILE
-    return sandbox.Spec(argv=argv, env=env, mounts=mounts, gpu=device == "cuda", control=control)
+    return bwrap.Spec(argv=argv, env=env, mounts=mounts, gpu=device == "cuda", control=control)

@@ -13,27 +13,19 @@ from typing import IO
 
 import torch
 
-from grader import (
-    benchmark,
-    cachefile,
-    calibrate,
-    compiled,
-    early,
-    explanation,
-    facts,
-    gpus,
-    nsight,
-    sandbox,
-)
-from grader.benchmark import BenchShape
+from grader import cachefile
 from grader.checkpoints import Checkpoint
-from grader.evaluate import Collected, Collector
-from grader.job import Paths
+from grader.gpu import benchmark, calibrate, compiled, gpus, nsight
+from grader.judge import explanation, facts
+from grader.judge.evaluate import Collected, Collector
 from grader.models import BenchmarkResult, GradeResult, KernelMetrics, ProfileResult, Verdict
 from grader.options import GradeOptions
+from grader.plan.shapes import FULL_CHECKS, BenchShape
+from grader.sandbox import bwrap, early
+from grader.sandbox.job import Paths
 
 # (job paths, command prefix, extra mounts) -> the child's sandbox spec
-SpecFn = Callable[[Paths, list[str], list[sandbox.Mount]], sandbox.Spec]
+SpecFn = Callable[[Paths, list[str], list[bwrap.Mount]], bwrap.Spec]
 # (implementations to profile, with the submission?, the shape's id) -> where the profile job
 # was written
 WriteFn = Callable[[list[str], bool, int], Paths]
@@ -138,9 +130,7 @@ def _timed_calls_right(result: GradeResult, collected: Collected, shapes: list[B
     wrong_answer, with the first wrong call named."""
     bad = [(s, r, c) for s, r, c in collected.bench_checks if not c.passed]
     # fresh inputs (turns.py): every round sampled, and FULL_CHECKS whole outputs
-    expected = sum(
-        len(s.verify) if s.seeds is None else s.rounds + benchmark.FULL_CHECKS for s in shapes
-    )
+    expected = sum(len(s.verify) if s.seeds is None else s.rounds + FULL_CHECKS for s in shapes)
     if not bad and len(collected.bench_checks) >= expected:
         return True
     result.verdict = Verdict.WRONG_ANSWER
@@ -248,7 +238,7 @@ def run_profile(
         else:
             said = Collector([], {}, limits.result_bytes)
             spec = _replay_spec(paths, child_spec, ncu)
-            run = sandbox.run(spec, limits, said, sandboxed=paths.sandboxed)
+            run = bwrap.run(spec, limits, said, sandboxed=paths.sandboxed)
         stages["nsight_run"] = time.monotonic() - t  # its start and profile phases, and ncu's own
         out.configs = said.result.profiled
         stages.update({f"nsight_{k}": v for k, v in said.result.phases.items()})
@@ -276,11 +266,11 @@ def run_profile(
     return out
 
 
-def _mounts(ncu: str) -> list[sandbox.Mount]:
-    return [sandbox.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
+def _mounts(ncu: str) -> list[bwrap.Mount]:
+    return [bwrap.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
 
 
-def _replay_spec(paths: Paths, child_spec: SpecFn, ncu: str) -> sandbox.Spec:
+def _replay_spec(paths: Paths, child_spec: SpecFn, ncu: str) -> bwrap.Spec:
     return child_spec(
         paths, [ncu, *nsight.submission_args(f"{paths.out_inside}/full")], _mounts(ncu)
     )
@@ -321,7 +311,7 @@ def _baseline_kernels(
     options: GradeOptions,
     child_spec: SpecFn,
     write_profile_job: WriteFn,
-    mounts: list[sandbox.Mount],
+    mounts: list[bwrap.Mount],
 ) -> tuple[list[KernelMetrics], str]:
     """The baselines' kernels and when they were measured ("now" or a date)."""
     names = [b for b in checkpoint.definition.baselines if callable(checkpoint.baselines().get(b))]
@@ -338,7 +328,7 @@ def _baseline_kernels(
             pass  # an unreadable entry is measured again
     paths = write_profile_job(names, False, shape.id)
     spec = child_spec(paths, [ncu, *nsight.metrics_args(f"{paths.out_inside}/baselines")], mounts)
-    run = sandbox.run(spec, options.limits, _drain, sandboxed=paths.sandboxed)
+    run = bwrap.run(spec, options.limits, _drain, sandboxed=paths.sandboxed)
     report = nsight.take_report(
         paths.out / "baselines.ncu-rep", paths.job.parent / "b.ncu-rep", run.output
     )

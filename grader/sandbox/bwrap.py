@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from grader import cgroup
+from grader.sandbox import cgroup
 from grader.text import untrusted
 
 NOBODY = 65534

@@ -17,10 +17,10 @@ from typing import Any
 import torch
 
 from grader import cachefile
-from grader.benchmark import BenchShape
-from grader.calibrate import driver_version
 from grader.checkpoints import Checkpoint
-from grader.harness.timing import timed_call
+from grader.gpu.calibrate import driver_version
+from grader.plan.shapes import BenchShape
+from grader.sandbox.harness.timing import timed_call
 
 MARK = "compile:"  # BASELINES = {"compile": "compile:torch"} compiles the "torch" baseline
 ROUNDS = 50

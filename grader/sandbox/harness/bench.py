@@ -58,7 +58,7 @@ def benchmark_fresh(
     flush_bytes: int,
 ) -> None:
     """The submission alone, on fresh inputs every round, taking turns with the parent, which
-    times the baselines on the same inputs in its own process (grader/turns.py). Before each
+    times the baselines on the same inputs in its own process (grader/gpu/turns.py). Before each
     round the child waits for the parent's byte: `g` (go), or `f` (first send the whole output
     of the round before: the parent decides which after seeing the round). After each round it
     sends the time and the output at positions drawn from a seed the submission cannot read."""

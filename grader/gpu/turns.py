@@ -25,14 +25,12 @@ from typing import IO, Any
 
 import torch
 
-from grader.benchmark import FULL_CHECKS, SAMPLES, BenchShape
 from grader.checkpoints import Arg, Checkpoint
-from grader.compare import Comparison, compare
-from grader.harness import wire
-from grader.harness.timing import fresh_inputs, sample_positions, timed_call
+from grader.judge.compare import Comparison, compare
 from grader.models import Tolerance
-
-KINDS = {"bench_ready", "bench_round", "bench_full"}
+from grader.plan.shapes import FULL_CHECKS, SAMPLES, BenchShape
+from grader.sandbox.harness import wire
+from grader.sandbox.harness.timing import fresh_inputs, sample_positions, timed_call
 
 
 class Turns:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader import claims, facts
-from grader.claims import Claim
+from grader.judge import claims, facts
+from grader.judge.claims import Claim
 from grader.models import Citable, ExplanationCheck, Fact, RubricSpec
 
 # a claim's quantity -> the facts it may be compared with

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ast
 import re
 
-from grader import allowlist as al
-from grader.defines import Defines, bound_by, scope_names
+from grader.judge import allowlist as al
+from grader.judge.defines import Defines, bound_by, scope_names
 
 DUNDER_TEXT = re.compile(r"__\w+__")
 MODULES = {

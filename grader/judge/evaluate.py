@@ -10,10 +10,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from grader.casegroups import MISSING
-from grader.collect import Collected, Collector, PlannedRun, Record
+from grader.judge.casegroups import MISSING
+from grader.judge.collect import Collected, Collector, Record
 from grader.models import CaseResult, CaseSpec, ConfigResult, Verdict
-from grader.sandbox import RunOutcome
+from grader.plan.runs import PlannedRun
+from grader.sandbox.bwrap import RunOutcome
 from grader.text import untrusted
 
 __all__ = ["Collected", "Collector", "Evaluation", "PlannedRun", "Record", "evaluate"]
@@ -90,6 +91,8 @@ def evaluate(
     by_case: dict[str, CaseSpec] = {r.case.name: r.case for r in runs}
 
     for rec in collected.records:
+        # `hidden` marks a hidden case in the result (views withhold it: grader/judge/hidden.py);
+        # without show_hidden its details are left out of the result itself
         hidden = rec.run.case.hidden and not show_hidden
         if rec.error is not None:
             passed, err, msg = False, None, str(rec.error.get("message", ""))
@@ -110,7 +113,7 @@ def evaluate(
                 dtype=None if hidden else rec.run.case.dtype,
                 draw=rec.run.draw,
                 config=rec.config,
-                hidden=hidden,
+                hidden=rec.run.case.hidden,
             )
         )
 
@@ -128,7 +131,7 @@ def evaluate(
                         shape=None if hidden else r.case.shape,
                         dtype=None if hidden else r.case.dtype,
                         draw=r.draw,
-                        hidden=hidden,
+                        hidden=r.case.hidden,
                     )
                 )
 

@@ -29,6 +29,8 @@ DTYPES: dict[str, torch.dtype] = {
 DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
 
 MAX_HEADER = 1 << 20
+# the frames of the timed rounds a GPU grading takes in turns with the parent (grader/gpu/turns.py)
+TURN_KINDS = frozenset({"bench_ready", "bench_round", "bench_full"})
 CHUNK = 1 << 20  # payloads are read this much at a time, into a buffer of the checked size
 _HEAD = struct.Struct("<IQ")  # json length, payload length
 

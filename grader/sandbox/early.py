@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import IO
 
-from grader import sandbox
+from grader.sandbox import bwrap
 
 Reader = Callable[[IO[bytes]], None]  # consumes the child's result pipe (a collect.Collector)
 
@@ -50,22 +50,22 @@ class Early:
     """A child running in the background from construction on."""
 
     def __init__(
-        self, spec: sandbox.Spec, limits: sandbox.Limits, reader: Reader, sandboxed: bool
+        self, spec: bwrap.Spec, limits: bwrap.Limits, reader: Reader, sandboxed: bool
     ) -> None:
         self.reader = reader
         self.published = threading.Event()
         self._abort = threading.Event()
         self._failed: list[BaseException] = []
-        self._outcome: sandbox.RunOutcome | None = None
+        self._outcome: bwrap.RunOutcome | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._thread = threading.Thread(
             target=self._run, args=(spec, limits, sandboxed), name="kgrade-child", daemon=True
         )
         self._thread.start()
 
-    def _run(self, spec: sandbox.Spec, limits: sandbox.Limits, sandboxed: bool) -> None:
+    def _run(self, spec: bwrap.Spec, limits: bwrap.Limits, sandboxed: bool) -> None:
         try:
-            self._outcome = sandbox.run(
+            self._outcome = bwrap.run(
                 spec,
                 limits,
                 self.reader,
@@ -89,7 +89,7 @@ class Early:
         """Its job file is there: its time limit starts now."""
         self.published.set()
 
-    def wait(self) -> sandbox.RunOutcome:
+    def wait(self) -> bwrap.RunOutcome:
         """Its outcome, once it has exited (a failure to run it is raised here)."""
         self._thread.join()
         if self._failed:
@@ -113,7 +113,7 @@ class Early:
 
 @contextlib.contextmanager
 def started(
-    spec: sandbox.Spec, limits: sandbox.Limits, reader: Reader, sandboxed: bool
+    spec: bwrap.Spec, limits: bwrap.Limits, reader: Reader, sandboxed: bool
 ) -> Iterator[Early]:
     """The child runs for the body of the `with` (see `running`)."""
     with running(Early(spec, limits, reader, sandboxed)) as child:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from grader import allowlist as al
+from grader.judge import allowlist as al
 
 
 def bound_by(node: ast.AST) -> set[str]:

@@ -9,31 +9,29 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import torch
 
-from grader.checkpoints import Arg
-from grader.compare import Comparison, compare, compare_sampled
-from grader.harness import wire
-from grader.models import CaseSpec, Tolerance
+from grader.judge.compare import Comparison, compare, compare_sampled
+from grader.models import Tolerance
+from grader.plan.runs import PlannedRun
+from grader.sandbox.harness import wire
+from grader.sandbox.harness.wire import TURN_KINDS
 from grader.text import clean, untrusted
-from grader.turns import KINDS as TURN_KINDS
-from grader.turns import Turns
+
+
+class Rounds(Protocol):
+    """The timed rounds' frames go to what takes the turns with the child (grader.gpu.turns)."""
+
+    def expected(self, kind: str, header: dict[str, Any]) -> tuple[torch.dtype, list[int]] | None:
+        """The dtype and shape of a frame's payload, known before a byte of it is read."""
+
+    def frame(self, kind: str, header: dict[str, Any], payload: bytes | bytearray) -> None:
+        """One timed round's frame."""
+
 
 PENDING = Comparison(False, None, "not compared yet")  # a deferred check, until finish()
-
-
-@dataclass
-class PlannedRun:
-    id: int
-    case: CaseSpec
-    draw: int
-    inputs: list[Arg]
-    reference: torch.Tensor
-    # For large outputs: secret positions at which configs after the first are checked
-    # (the first config's output is always checked whole).
-    sample: torch.Tensor | None = None
 
 
 @dataclass
@@ -104,7 +102,7 @@ class Collector:
         self._pending: list[tuple[torch.Tensor, torch.Tensor, Tolerance, Callable[..., None]]] = []
         self.result = Collected()
         # fresh-input rounds, taken in turns with the child (turns.py); set by the pipeline
-        self.turns: Turns | None = None
+        self.turns: Rounds | None = None
         # gets each result frame's `launched` (specializations: kernel_check.py validates them)
         self.on_launched: Callable[[Any], None] | None = None
 
