@@ -11,19 +11,29 @@ from app.checkpoints.router import router as checkpoints_api
 from app.deadlines.router import router as deadlines_api
 from app.health.router import router as health_api
 from app.leaderboard.router import router as leaderboard_api
+from app.regrades.router import router as regrades_api
 from app.submissions.router import router as submissions_api
 from app.users.router import router as users_api
 from app.web import checkpoints as checkpoint_pages
 from app.web import deadlines as deadline_pages
 from app.web import home as home_pages
 from app.web import leaderboard as leaderboard_pages
+from app.web import regrades as regrade_pages
 from app.web import roster as roster_pages
 from app.web import submissions as submission_pages
 from app.web import users as user_pages
 from app.web.auth import NotSignedIn
 from app.web.templating import HERE, error_page
 
-API = (health_api, submissions_api, checkpoints_api, deadlines_api, leaderboard_api, users_api)
+API = (
+    health_api,
+    submissions_api,
+    checkpoints_api,
+    deadlines_api,
+    leaderboard_api,
+    users_api,
+    regrades_api,
+)
 PAGES = (
     home_pages,
     user_pages,
@@ -32,6 +42,7 @@ PAGES = (
     leaderboard_pages,
     checkpoint_pages,
     deadline_pages,
+    regrade_pages,
 )
 
 

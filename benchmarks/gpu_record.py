@@ -48,7 +48,8 @@ def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     what = sys.argv[2:] or ["refs", "lab"]
-    ids = [w for w in what if w.startswith("c3a-")] or sorted(checkpoints.builtins())
+    memory = [c for c, ck in checkpoints.builtins().items() if not ck.compute_bound]
+    ids = [w for w in what if w.startswith("c3a-")] or sorted(memory)  # compute: gpu_compute.py
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     record: dict = {"versions": versions(), "date": stamp}  # type: ignore[type-arg]
     if "refs" in what:

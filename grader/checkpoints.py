@@ -65,6 +65,18 @@ class Checkpoint:
         tensors = [a for a in inputs if isinstance(a, torch.Tensor)]
         return sum(t.numel() * t.element_size() for t in [*tensors, output])
 
+    def flops(self, inputs: list[Arg], output: torch.Tensor) -> int | None:
+        """The work of one call, as problem.py's `flops(inputs, output)` declares it; None: the
+        checkpoint declares none (memory-bound: no roofline of FLOPs, grader/gpu/roofline.py)."""
+        fn = getattr(self.problem, "flops", None)
+        return int(fn(inputs, output)) if fn is not None else None
+
+    @property
+    def compute_bound(self) -> bool:
+        """It declares its work: the grade places it on the FLOP roofline and Nsight collects
+        the tensor pipe's and the SMs' utilisation too."""
+        return callable(getattr(self.problem, "flops", None))
+
     def baselines(self) -> dict[str, Callable[..., Any]]:
         return dict(getattr(self.problem, "BASELINES", {}))
 

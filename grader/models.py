@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, model_validator
@@ -138,6 +138,12 @@ class RubricSpec(BaseModel):
     # The kinds of number an explanation must cite, each checked against a measurement:
     # "traffic" (DRAM bytes or a traffic ratio) and "speed" (a speedup or a time).
     required_claims: list[str] = Field(default_factory=lambda: ["traffic", "speed"])
+    # What level 3 rewards: "win" — a speedup over `baseline` (the lower bound of its interval
+    # above min_speedup_lower_bound); "explained_gap" — a correct kernel that may lose to
+    # `baseline` (exercise E3: a GEMM against cuBLAS), with Nsight evidence and an
+    # explanation that quantifies the gap (`required_claims`, e.g. ["compute", "speed"]: its
+    # TFLOP/s and the ratio to the baseline, each checked against the measurements).
+    level3: Literal["win", "explained_gap"] = "win"
 
     def tolerance(self, quantity: str) -> float:
         return self.claim_tolerances.get(quantity, self.number_tolerance)
@@ -270,6 +276,24 @@ class ShapeBenchmark(BaseModel):
     outside_stream_us: float = 0.0  # time the submission's work ran outside the timed stream
     # the speedup over the rubric's baseline, round by round (the numbers behind the median)
     paired: list[float] = Field(default_factory=list)
+    # a checkpoint that declares its work (problem.py `flops`): where it sits on the roofline
+    roofline: Roofline | None = None
+
+
+class Roofline(BaseModel):
+    """One benchmark shape on the roofline (grader/gpu/roofline.py): the declared work over the
+    minimal bytes, against the calibrated tensor-core ceiling of its dtype and the memory
+    ceiling. TFLOP/s per implementation: the declared FLOPs over its median time."""
+
+    flops: int
+    intensity: float  # FLOP per minimal byte
+    peak_tflops: float  # the calibrated ceiling of this dtype (cuBLAS at a large shape)
+    peak_gbps: float
+    ridge: float  # FLOP/byte where the two ceilings meet
+    bound: str  # "compute" (intensity right of the ridge) or "memory"
+    roof_tflops: float  # the attainable TFLOP/s at this intensity: min(peak, intensity × bw)
+    tflops: dict[str, float] = Field(default_factory=dict)  # per implementation
+    pct_of_roof: float  # the submission's TFLOP/s, % of roof_tflops
 
 
 class BenchmarkResult(BaseModel):
@@ -283,6 +307,9 @@ class BenchmarkResult(BaseModel):
     shapes: list[ShapeBenchmark] = Field(default_factory=list)
     geomean: dict[str, Ratio] = Field(default_factory=dict)
     flags: list[str] = Field(default_factory=list)
+    # dtype -> the calibrated tensor-core ceiling in TFLOP/s (compute-bound checkpoints only)
+    compute_peaks: dict[str, float] = Field(default_factory=dict)
+    compute_source: str = ""
 
 
 class KernelMetrics(BaseModel):
@@ -296,6 +323,10 @@ class KernelMetrics(BaseModel):
     registers: int | None = None
     l2_bytes: float | None = None
     l2_hit_pct: float | None = None
+    # compute-bound checkpoints (nsight.COMPUTE_METRICS): tensor pipe active, % of the active
+    # cycles' peak; SM throughput, % of peak
+    tensor_pipe_pct: float | None = None
+    sm_throughput_pct: float | None = None
 
 
 class ImplTotals(BaseModel):
@@ -310,6 +341,8 @@ class ImplTotals(BaseModel):
     dram_write_bytes: float | None = None
     occupancy_pct: float | None = None
     l2_hit_pct: float | None = None
+    tensor_pipe_pct: float | None = None
+    sm_throughput_pct: float | None = None
 
 
 class ProfileResult(BaseModel):

@@ -314,7 +314,9 @@ def _grade(
             replay = None
             if device == "cuda" and options.benchmark and options.profile and options.nsight_early:
                 # and the Nsight replay's, to wait for the configs the benchmark will pick
-                replay = gpu_stage.start_replay(paths, spec_for, options, later)
+                replay = gpu_stage.start_replay(
+                    paths, spec_for, options, later, checkpoint.compute_bound
+                )
             t1 = time.monotonic()
             runs = plan_runs(checkpoint, device, seed)
             shapes = (

@@ -27,7 +27,7 @@ from app.jobs.names import PRECHECK, TASK_GPU, TASK_PRECHECK, gpu_queue
 from app.jobs.outbox import enqueue
 from app.models import Stage, Status, Submission, now
 from app.settings import Settings
-from app.submissions import repository
+from app.submissions import repository, results
 from grader import GradeResult, checkpoints
 
 
@@ -66,8 +66,10 @@ def summary_fields(result: GradeResult) -> dict[str, object]:
     }
 
 
-def finish(session: Session, c: Claim, result: GradeResult) -> bool:
-    return leases.write(
+def finish(session: Session, c: Claim, result: GradeResult, version: str | None = None) -> bool:
+    """Store the result while the row is still held, and keep it in the submission's results
+    (app/submissions/results.py), graded by checkpoint `version`."""
+    written = leases.write(
         session,
         Submission,
         c.hold,
@@ -77,6 +79,9 @@ def finish(session: Session, c: Claim, result: GradeResult) -> bool:
         lease_expires_at=None,
         **summary_fields(result),
     )
+    if written:
+        results.add(session, c.submission_id, version)
+    return written
 
 
 def advance_to_gpu(session: Session, c: Claim, precheck: GradeResult, model: str) -> bool:
@@ -108,6 +113,8 @@ def give_up(session: Session, sub: Submission, message: str) -> None:
     sub.lease_expires_at = None
     for k, v in summary_fields(result).items():
         setattr(sub, k, v)
+    session.flush()
+    results.add(session, sub.id, None)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import statistics
 import torch
 
 from grader.checkpoints import Arg, Checkpoint
-from grader.gpu import gpus
+from grader.gpu import gpus, roofline
 from grader.gpu.calibrate import Calibration
 from grader.models import BenchmarkResult, CaseSpec, Ratio, ShapeBenchmark
 from grader.plan.shapes import ROUNDS, SETS, VERIFY, BenchShape
@@ -70,6 +70,7 @@ def plan(checkpoint: Checkpoint, seed: int, device: str, rounds: int = ROUNDS) -
         verify = checked_rounds(rng, rounds)
         nbytes = checkpoint.minimal_bytes(sets[0], refs[0])
         shape = BenchShape(i, case, sets, refs, verify, nbytes, rounds=rounds)
+        shape.flops = checkpoint.flops(sets[0], refs[0])
         if device == "cuda" and draws_on_gpu(checkpoint, case):
             shape.seeds = [rng.getrandbits(63) for _ in range(rounds)]
             shape.sample_seed = rng.getrandbits(63)
@@ -106,6 +107,48 @@ def geomean_ci(per_shape: list[list[float]], samples: int = 2000, seed: int = 0)
     return Ratio(median=point, low=boots[int(0.025 * samples)], high=boots[int(0.975 * samples)])
 
 
+def _speedups(
+    times: dict[str, list[float]],
+    apart: dict[str, list[float]],
+    ratios_by_baseline: dict[str, list[list[float]]],
+) -> tuple[dict[str, Ratio], dict[str, float]]:
+    """Per baseline the speedup (paired round by round; those timed `apart` against each of
+    the submission's rounds), and the median time per implementation."""
+    sub = times["submission"]
+    speedups = {}
+    for name, base in times.items():
+        if name == "submission":
+            continue
+        paired = [b / s for b, s in zip(base, sub, strict=True) if s > 0]
+        speedups[name] = median_ci(paired)
+        ratios_by_baseline.setdefault(name, []).append(paired)
+    med = {name: statistics.median(t) for name, t in times.items()}
+    for name, kept in apart.items():
+        med[name] = statistics.median(kept)
+        ratios = [med[name] / s for s in sub if s > 0]
+        speedups[name] = median_ci(ratios)
+        ratios_by_baseline.setdefault(name, []).append(ratios)
+    return speedups, med
+
+
+def _outside_stream(data: dict[str, dict[str, list[float]]]) -> float:
+    """How long the submission's work ran past its end event, beyond what a synchronize
+    shows with nothing pending."""
+    times, synced = data["times"], data["synced"]
+    gap = {
+        n: statistics.median(a - b for a, b in zip(synced[n], times[n], strict=True)) for n in times
+    }
+    # the gap with nothing pending, measured in the submission's own process where the
+    # baselines were timed in another (turns.py); else the baselines' gap
+    null = (data.get("null") or {}).get("gap")
+    reference_gap = (
+        statistics.median(null)
+        if null
+        else min((g for n, g in gap.items() if n != "submission"), default=0.0)
+    )
+    return max(0.0, gap["submission"] - reference_gap)
+
+
 def judge(
     shapes: list[BenchShape],
     raw: dict[int, dict[str, dict[str, list[float]]]],
@@ -113,10 +156,13 @@ def judge(
     device_name: str,
     baseline: str,
     unpaired: dict[int, dict[str, list[float]]] | None = None,
+    compute_peaks: dict[str, float] | None = None,
 ) -> BenchmarkResult:
     """`raw`: per shape id, the child's times and synchronized times per implementation.
     `unpaired`: per shape id, baselines the parent timed apart (torch.compile): their speedup
-    is their median time over each of the submission's rounds, not a paired ratio."""
+    is their median time over each of the submission's rounds, not a paired ratio.
+    `compute_peaks`: dtype -> calibrated TFLOP/s; a shape with declared FLOPs is then placed
+    on the roofline (grader/gpu/roofline.py)."""
     model = gpus.lookup(device_name)
     datasheet = model.dram_gbps if model else 0.0
     result = BenchmarkResult(
@@ -127,6 +173,8 @@ def judge(
         f"{calibration.read_gbps:.0f} GB/s" + (f"; datasheet {datasheet:.0f}" if model else ""),
         baseline=baseline,
         unpaired_baselines=sorted({n for d in (unpaired or {}).values() for n in d}),
+        compute_peaks=dict(compute_peaks or {}),
+        compute_source=roofline.source_text(compute_peaks or {}),
     )
     # A kernel cannot move its minimal bytes faster than the memory system: the floor uses the
     # highest ceiling we know, with 5 % of slack for measurement noise.
@@ -137,36 +185,13 @@ def judge(
         if not data:
             result.flags.append(f"{shape.case.name}: no timings came back")
             continue
-        times, synced = data["times"], data["synced"]
+        times = data["times"]
         sub = times["submission"]
-        speedups = {}
-        for name, base in times.items():
-            if name == "submission":
-                continue
-            paired = [b / s for b, s in zip(base, sub, strict=True) if s > 0]
-            speedups[name] = median_ci(paired)
-            ratios_by_baseline.setdefault(name, []).append(paired)
-        med = {name: statistics.median(t) for name, t in times.items()}
-        for name, apart in (unpaired or {}).get(shape.id, {}).items():
-            med[name] = statistics.median(apart)
-            ratios = [med[name] / s for s in sub if s > 0]
-            speedups[name] = median_ci(ratios)
-            ratios_by_baseline.setdefault(name, []).append(ratios)
+        apart = (unpaired or {}).get(shape.id, {})
+        speedups, med = _speedups(times, apart, ratios_by_baseline)
         gbps = shape.minimal_bytes / (med["submission"] * 1e-6) / 1e9
         floor_us = shape.minimal_bytes / (ceiling * 1e9) * 1e6
-        gap = {
-            n: statistics.median(a - b for a, b in zip(synced[n], times[n], strict=True))
-            for n in times
-        }
-        # the gap with nothing pending, measured in the submission's own process where the
-        # baselines were timed in another (turns.py); else the baselines' gap
-        null = (data.get("null") or {}).get("gap")
-        reference_gap = (
-            statistics.median(null)
-            if null
-            else min((g for n, g in gap.items() if n != "submission"), default=0.0)
-        )
-        outside = max(0.0, gap["submission"] - reference_gap)
+        outside = _outside_stream(data)
         entry = ShapeBenchmark(
             name=shape.case.name,
             shape=shape.case.shape,
@@ -183,6 +208,11 @@ def judge(
             if baseline in speedups
             else [],
         )
+        peak = (compute_peaks or {}).get(shape.case.dtype)
+        if shape.flops and peak:
+            entry.roofline = roofline.place(
+                shape.flops, shape.minimal_bytes, med, peak, calibration.peak_gbps
+            )
         if entry.below_roofline:
             result.flags.append(
                 f"{shape.case.name}: {med['submission']:.1f} µs is below the roofline floor "

@@ -47,7 +47,8 @@ def driver_version() -> str:
         return ""
 
 
-def _time_ms(fn: Callable[[], object], repeats: int = 20) -> float:
+def time_ms(fn: Callable[[], object], repeats: int = 20) -> float:
+    """The median of `repeats` timed calls of `fn` (after three untimed), in ms."""
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
@@ -66,8 +67,8 @@ def measure(nbytes: int = 1 << 30) -> tuple[float, float]:
     """(copy GB/s counting bytes read and written, read-only GB/s) over `nbytes` buffers."""
     src = torch.rand(nbytes // 4, device="cuda")
     dst = torch.empty_like(src)
-    copy_ms = _time_ms(lambda: dst.copy_(src))
-    read_ms = _time_ms(lambda: src.sum())
+    copy_ms = time_ms(lambda: dst.copy_(src))
+    read_ms = time_ms(lambda: src.sum())
     return 2 * nbytes / copy_ms / 1e6, nbytes / read_ms / 1e6
 
 

@@ -15,7 +15,7 @@ import torch
 
 from grader import cachefile
 from grader.checkpoints import Checkpoint
-from grader.gpu import benchmark, calibrate, compiled, gpus, nsight
+from grader.gpu import benchmark, calibrate, compiled, gpus, nsight, roofline
 from grader.judge import explanation, facts
 from grader.judge.evaluate import Collected, Collector
 from grader.models import BenchmarkResult, GradeResult, KernelMetrics, ProfileResult, Verdict
@@ -61,28 +61,8 @@ def finish(
     if not _timed_calls_right(result, collected, shapes):
         return ["wrong while being timed"]
 
-    t = time.monotonic()
-    cal = calibrate.get(options.cache_dir)
-    stages["calibrate"] = time.monotonic() - t
-    t = time.monotonic()
-    try:
-        apart = compiled.times(checkpoint, shapes, flush_bytes(), options.cache_dir)
-    except Exception as exc:  # the worker's own toolchain: reported, never the student's fault
-        apart = {}
-        result.messages.append(
-            f"The torch.compile baseline could not be measured on this worker "
-            f"({type(exc).__name__}: {str(exc)[:200]}); it is left out of the comparison."
-        )
-    stages["compile_baseline"] = time.monotonic() - t
     name = torch.cuda.get_device_name()
-    bench = benchmark.judge(
-        shapes,
-        collected.bench_times,
-        cal,
-        name,
-        d.rubric.baseline,
-        apart,
-    )
+    bench = _judged(result, collected, shapes, checkpoint, options, stages)
     result.benchmark = bench
     model = bench.gpu_model
     if model not in d.target_gpus:
@@ -91,7 +71,10 @@ def finish(
             f"({', '.join(d.target_gpus)})."
         )
     reasons.extend(bench.flags)
-    reasons.extend(_speedup_reasons(bench, checkpoint))
+    reasons.extend(speedup_reasons(bench, checkpoint))
+    result.messages.extend(
+        roofline.summary(s.name, s.roofline, d.rubric.baseline) for s in bench.shapes if s.roofline
+    )
 
     profiles = []
     if options.profile:
@@ -125,6 +108,49 @@ def finish(
     return reasons
 
 
+def _judged(
+    result: GradeResult,
+    collected: Collected,
+    shapes: list[BenchShape],
+    checkpoint: Checkpoint,
+    options: GradeOptions,
+    stages: dict[str, float],
+) -> BenchmarkResult:
+    """The benchmark judged against this GPU's ceilings (memory; for a compute-bound
+    checkpoint the tensor cores' too) and the baselines, the compile baseline timed apart."""
+    t = time.monotonic()
+    cal = calibrate.get(options.cache_dir)
+    stages["calibrate"] = time.monotonic() - t
+    t = time.monotonic()
+    try:
+        apart = compiled.times(checkpoint, shapes, flush_bytes(), options.cache_dir)
+    except Exception as exc:  # the worker's own toolchain: reported, never the student's fault
+        apart = {}
+        result.messages.append(
+            f"The torch.compile baseline could not be measured on this worker "
+            f"({type(exc).__name__}: {str(exc)[:200]}); it is left out of the comparison."
+        )
+    stages["compile_baseline"] = time.monotonic() - t
+    peaks = _compute_peaks(checkpoint, options, stages)
+    name = torch.cuda.get_device_name()
+    baseline = checkpoint.definition.rubric.baseline
+    return benchmark.judge(shapes, collected.bench_times, cal, name, baseline, apart, peaks)
+
+
+def _compute_peaks(
+    checkpoint: Checkpoint, options: GradeOptions, stages: dict[str, float]
+) -> dict[str, float]:
+    """The calibrated tensor-core ceilings of the benchmark's dtypes, for a checkpoint that
+    declares its FLOPs; none for a memory-bound one."""
+    if not checkpoint.compute_bound:
+        return {}
+    t = time.monotonic()
+    dtypes = [c.dtype for c in checkpoint.definition.benchmark_shapes]
+    peaks = roofline.ceilings(options.cache_dir, dtypes)
+    stages["calibrate_compute"] = time.monotonic() - t
+    return peaks
+
+
 def _timed_calls_right(result: GradeResult, collected: Collected, shapes: list[BenchShape]) -> bool:
     """Every checked timed call right and all of them back; else the verdict turns to
     wrong_answer, with the first wrong call named."""
@@ -148,8 +174,13 @@ def _timed_calls_right(result: GradeResult, collected: Collected, shapes: list[B
     return False
 
 
-def _speedup_reasons(bench: BenchmarkResult, checkpoint: Checkpoint) -> list[str]:
+def speedup_reasons(bench: BenchmarkResult, checkpoint: Checkpoint) -> list[str]:
+    """Why the speed earns no level 3: none measured, or not shown to beat the rubric's
+    baseline. A rubric with `level3 = "explained_gap"` asks for no win: losing to the
+    baseline (a GEMM against cuBLAS) costs nothing, the explanation of the gap is the work."""
     rubric = checkpoint.definition.rubric
+    if rubric.level3 == "explained_gap":
+        return []
     gm = bench.geomean.get(rubric.baseline)
     if gm is None:
         return [f"No speedup over the '{rubric.baseline}' baseline was measured."]
@@ -237,7 +268,7 @@ def run_profile(
                 raise
         else:
             said = Collector([], {}, limits.result_bytes)
-            spec = _replay_spec(paths, child_spec, ncu)
+            spec = _replay_spec(paths, child_spec, ncu, checkpoint.compute_bound)
             run = bwrap.run(spec, limits, said, sandboxed=paths.sandboxed)
         stages["nsight_run"] = time.monotonic() - t  # its start and profile phases, and ncu's own
         out.configs = said.result.profiled
@@ -270,14 +301,17 @@ def _mounts(ncu: str) -> list[bwrap.Mount]:
     return [bwrap.Mount(Path(p), p) for p in nsight.install_dirs(ncu)]
 
 
-def _replay_spec(paths: Paths, child_spec: SpecFn, ncu: str) -> bwrap.Spec:
-    return child_spec(
-        paths, [ncu, *nsight.submission_args(f"{paths.out_inside}/full")], _mounts(ncu)
-    )
+def _replay_spec(paths: Paths, child_spec: SpecFn, ncu: str, compute: bool = False) -> bwrap.Spec:
+    args = nsight.submission_args(f"{paths.out_inside}/full", compute)
+    return child_spec(paths, [ncu, *args], _mounts(ncu))
 
 
 def start_replay(
-    paths: Paths, child_spec: SpecFn, options: GradeOptions, stack: contextlib.ExitStack
+    paths: Paths,
+    child_spec: SpecFn,
+    options: GradeOptions,
+    stack: contextlib.ExitStack,
+    compute: bool = False,
 ) -> early.Early | None:
     """Start the Nsight replay's child under `ncu` now, while the grading's child runs: its
     seconds of starting Python, torch and Triton under `ncu` then overlap the grading. Until
@@ -288,7 +322,7 @@ def start_replay(
     if ncu is None:
         return None
     said = Collector([], {}, options.limits.result_bytes)
-    spec = _replay_spec(paths, child_spec, ncu)
+    spec = _replay_spec(paths, child_spec, ncu, compute)
     return stack.enter_context(early.started(spec, options.limits, said, paths.sandboxed))
 
 
@@ -327,7 +361,8 @@ def _baseline_kernels(
         except (KeyError, TypeError, ValueError):
             pass  # an unreadable entry is measured again
     paths = write_profile_job(names, False, shape.id)
-    spec = child_spec(paths, [ncu, *nsight.metrics_args(f"{paths.out_inside}/baselines")], mounts)
+    args = nsight.metrics_args(f"{paths.out_inside}/baselines", checkpoint.compute_bound)
+    spec = child_spec(paths, [ncu, *args], mounts)
     run = bwrap.run(spec, options.limits, _drain, sandboxed=paths.sandboxed)
     report = nsight.take_report(
         paths.out / "baselines.ncu-rep", paths.job.parent / "b.ncu-rep", run.output

@@ -31,6 +31,13 @@ METRICS = [
     "lts__t_sector_hit_rate.pct",  # L2 hit rate
     "launch__registers_per_thread",
 ]
+# Collected only for a compute-bound checkpoint (one that declares its FLOPs): the tensor pipe's
+# active cycles and the SMs' throughput. On an H200 (2026-12-01, benchmarks/results/
+# 2026-12-01-h200-compute-probe.md) a Triton GEMM's tensor pipe was active 75.7 % of its
+# active cycles, cuBLAS's 94.9 %. A memory-bound checkpoint's profile is left as it was.
+TENSOR_PIPE = "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"
+SM_THROUGHPUT = "sm__throughput.avg.pct_of_peak_sustained_elapsed"
+COMPUTE_METRICS = [TENSOR_PIPE, SM_THROUGHPUT]
 _IMPL = re.compile(r"kgrade:(\w+)")
 # The submission's profiled kernels must account for at least this share of its benchmarked
 # time on the same shape (measured on H200 references: 0.82-0.98).
@@ -62,9 +69,10 @@ def install_dirs(ncu: str) -> list[str]:
     return [d for d in dict.fromkeys(dirs) if not d.startswith("/usr/")]
 
 
-def _args(report: str, *selection: str) -> list[str]:
+def _args(report: str, *selection: str, compute: bool = False) -> list[str]:
     """Every kernel launched between the child's cudaProfilerStart/Stop, attributed to its
-    kgrade:<impl> NVTX range, clocks as they are; `selection`: what to collect."""
+    kgrade:<impl> NVTX range, clocks as they are; `selection`: what to collect; `compute`:
+    the compute-bound metrics too."""
     return [
         "--target-processes",
         "all",
@@ -75,23 +83,23 @@ def _args(report: str, *selection: str) -> list[str]:
         "none",
         *selection,
         "--metrics",
-        ",".join(METRICS),
+        ",".join(METRICS + (COMPUTE_METRICS if compute else [])),
         "-f",
         "-o",
         report,
     ]
 
 
-def metrics_args(report: str) -> list[str]:
+def metrics_args(report: str, compute: bool = False) -> list[str]:
     """Our metrics on every kernel in a kgrade:<impl> range (the baselines' own run)."""
-    return _args(report)
+    return _args(report, compute=compute)
 
 
-def submission_args(report: str) -> list[str]:
+def submission_args(report: str, compute: bool = False) -> list[str]:
     """One run for the submission: `--set full` plus our metrics on every kernel it launches in
     its profiled call (the report a student downloads, and the numbers the grade uses). The
     child profiles that call alone (cudaProfilerStart/Stop around it)."""
-    return _args(report, "--set", "full")
+    return _args(report, "--set", "full", compute=compute)
 
 
 def take_report(path: Path, dest: Path, output: str = "") -> Path:
@@ -168,6 +176,8 @@ def parse_raw_csv(text: str) -> list[KernelMetrics]:
                 registers=int(regs) if regs is not None else None,
                 l2_bytes=get(row, "lts__t_bytes.sum"),
                 l2_hit_pct=get(row, "lts__t_sector_hit_rate.pct"),
+                tensor_pipe_pct=get(row, TENSOR_PIPE),
+                sm_throughput_pct=get(row, SM_THROUGHPUT),
             )
         )
     return kernels
@@ -195,6 +205,8 @@ def totals(kernels: list[KernelMetrics]) -> dict[str, ImplTotals]:
             dram_pct_of_peak=_weighted(ks, "dram_pct_of_peak"),
             occupancy_pct=_weighted(ks, "occupancy_pct"),
             l2_hit_pct=_weighted(ks, "l2_hit_pct"),
+            tensor_pipe_pct=_weighted(ks, "tensor_pipe_pct"),
+            sm_throughput_pct=_weighted(ks, "sm_throughput_pct"),
         )
     return out
 
@@ -221,6 +233,8 @@ def summary(totals_by_impl: dict[str, ImplTotals]) -> list[str]:
         mb = t.dram_bytes / 1e6
         size = f"{mb / 1e3:.2f} GB" if mb >= 1000 else f"{mb:.0f} MB"
         pct = f", {t.dram_pct_of_peak:.0f} % of peak DRAM throughput" if t.dram_pct_of_peak else ""
+        if t.tensor_pipe_pct is not None:
+            pct += f", tensor pipe active {t.tensor_pipe_pct:.0f} %"
         parts.append(
             f"{names.get(impl, impl)}: {t.kernels} kernel{'s' if t.kernels != 1 else ''}, "
             f"{size} of DRAM traffic, {t.duration_us:.1f} µs{pct}"

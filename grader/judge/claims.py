@@ -5,10 +5,12 @@ An explanation is split into sentences. In each, every number with a unit is one
 
 - the unit says what it measures: bytes (B, kB, MB, MiB, GB, GiB, "bytes") are DRAM traffic;
   GB/s, TB/s (and GiB/s, "GB per second") a bandwidth; ns, µs (μs, us, usec, microseconds),
-  ms a time; "kernels" a kernel count ("5 kernels", "five kernels", "a single kernel"); × (x,
-  "times", "-fold") a ratio, and % a percentage, each resolved by the nearest cue word:
-  "faster"/"speedup" or "traffic"/"DRAM"/"bytes" for a ratio, "of peak"/"occupancy"/"L2 hit"
-  for a percentage ("% less traffic" and "% faster" are a ratio written as a percentage).
+  ms a time; TFLOP/s (TFLOPS, GFLOP/s, PFLOP/s) a compute throughput and FLOP/byte an
+  arithmetic intensity (compute-bound checkpoints); "kernels" a kernel count ("5 kernels",
+  "five kernels", "a single kernel"); × (x, "times", "-fold") a ratio, and % a percentage,
+  each resolved by the nearest cue word: "faster"/"speedup" or "traffic"/"DRAM"/"bytes" for a
+  ratio, "of peak"/"occupancy"/"L2 hit"/"tensor pipe"/"SM throughput" for a percentage ("%
+  less traffic" and "% faster" are a ratio written as a percentage).
   Decimal commas are read ("241,5 MB"), as are thousands separators ("3,857 GB/s", "3 857").
 - the subject: the implementation named nearest to the number — after it when linked by
   "for", "of", "in", "by", "(": "1.0 GB (naive)", "110 µs for torch"; after a contrast
@@ -16,7 +18,9 @@ An explanation is split into sentences. In each, every number with a unit is one
   otherwise the nearest named before it, else after it; a sentence naming none speaks of the
   submission. A ratio is the submission's against the baseline named nearest to it.
   mine / my kernel / fused / Triton → the submission; naive / unfused / five kernels → naive;
-  PyTorch / torch / F.softmax → torch; torch.compile / compiled / inductor → compile.
+  PyTorch / torch / F.softmax / cuBLAS / cuDNN / SDPA → torch; torch.compile / compiled /
+  inductor → compile; materialized → naive; "the (tensor-core) ceiling" → the calibrated
+  ceiling (a TFLOP/s figure of it; a percentage "of the ceiling" is the submission's).
 - the shape and dtype: "8192×4096" (x, ×, *), "fp32"/"float32", "bf16", "fp16" named in the
   sentence, nearest first; "geometric mean" for a speedup over every shape. None named: the
   course's shape (the checkpoint's first profile shape).
@@ -59,7 +63,7 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "naive",
         re.compile(
-            r"\b(?:naive|unfused)\s+(?:pytorch|torch)\b|\bnaive\b|\bunfused\b"
+            r"\b(?:naive|unfused)\s+(?:pytorch|torch)\b|\bnaive\b|\bunfused\b|\bmateriali[sz]ed\b"
             r"|\b(?:five|5|several|separate|multiple|many)\s+(?:separate\s+|different\s+)?kernels\b"
         ),
     ),
@@ -67,7 +71,7 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
         "torch",
         re.compile(
             r"\b(?:torch\.nn\.functional|torch|f)\.softmax\b|\bpytorch(?:'s)?\b|\btorch\b"
-            r"|\bcudnn\b|\bthe library\b"
+            r"|\bcudnn\b|\bcublas\b|\bsdpa\b|\bscaled_dot_product_attention\b|\bthe library\b"
         ),
     ),
     (
@@ -77,7 +81,8 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:kernel|version|implementation|code|softmax|solution|one|triton)\b"
             r"|\bmine\b|\bfused\b|\btriton\b|\ba single kernel\b|\bone kernel\b|\bmy\b"
         ),
-    ),
+    ),  # a compute-bound grade's calibrated tensor-core ceiling (facts.py's impl "ceiling")
+    ("ceiling", re.compile(r"\b(?:tensor[- ]core |compute |calibrated )?ceiling\b")),
 ]
 _LINK = re.compile(r"^\s*(?:\(|\[|for|of|in|by|from|with|on|using|under|at)\b", re.I)
 _LINK_BREAK = re.compile(r"[,;]|\b(?:and|while|whereas|but|against|vs|versus|than)\b")
@@ -121,6 +126,10 @@ _KERNELS_WORD = re.compile(
     r"different\s+|fused\s+|triton\s+|cuda\s+|gpu\s+)?(?:kernels?|kernel launches|launches)\b"
 )
 _UNITS: list[tuple[str, str, float]] = [  # regex, quantity, factor to the base unit
+    (r"pflop/s|pflops", "tflops", 1e3),
+    (r"tflop/s|tflops|tflop per second|teraflops?(?:/s)?", "tflops", 1.0),
+    (r"gflop/s|gflops", "tflops", 1e-3),
+    (r"flops?/b(?:yte)?|flops? per byte", "intensity", 1.0),
     (r"tib/s|tib per second", "bandwidth", 2**40 / 1e9),
     (r"gib/s|gib per second", "bandwidth", 2**30 / 1e9),
     (r"tb/s|tbps|tb per second|terabytes? per second", "bandwidth", 1e3),
@@ -164,6 +173,8 @@ _CUES: dict[str, re.Pattern[str]] = {
     "pct_of_peak": re.compile(
         r"\b(?:peak|bandwidth|throughput|roofline|speed of light|sol|ceiling)\b"
     ),
+    "tensor_pipe": re.compile(r"\btensor[- ](?:core[- ])?pipe(?:line)?\b|\bpipe utili[sz]ation\b"),
+    "sm_throughput": re.compile(r"\bsm throughput\b|\bsms? (?:were |was |are |is )?busy\b"),
     "occupancy": re.compile(r"\boccupancy\b"),
     "l2_hit": re.compile(r"\bl2\b|\bhit[- ]rate\b|\bhits?\b"),
     "less": re.compile(r"\b(?:less|fewer|reduc\w*|cuts?|lower|smaller|saves?|drops?|down)\b"),
@@ -295,6 +306,10 @@ def read_sentence(sentence: str) -> list[Claim]:
             c.versus = _versus(b, subjects, start, end)
         else:
             c.subject = _subject(b, subjects, start, end, lo, hi, prev_subject)
+            if c.quantity == "intensity" or (c.subject == "ceiling" and c.quantity != "tflops"):
+                # the problem's intensity, not an implementation's; "87 % of the ceiling": the
+                # ceiling is what it is a share of
+                c.subject = None
             prev_subject = c.subject
         claims.append(c)
     return claims
@@ -335,8 +350,13 @@ def _classify(kind: str, before: str, after: str) -> tuple[str, str | None]:
     if kind == "ratio":
         cue = nearest(["speed", "traffic"])
         return {"speed": "speedup", "traffic": "traffic_ratio"}.get(cue or "", "ratio"), None
-    cue = nearest(["occupancy", "l2_hit", "pct_of_peak", "speed", "traffic"])
-    if cue in ("occupancy", "l2_hit", "pct_of_peak"):
+    for name in ("tensor_pipe", "sm_throughput"):  # named in its clause: "active 76 % of the time"
+        if _CUES[name].search(before) or _CUES[name].search(after):
+            return name, None
+    cue = nearest(
+        ["tensor_pipe", "sm_throughput", "occupancy", "l2_hit", "pct_of_peak", "speed", "traffic"]
+    )
+    if cue in ("tensor_pipe", "sm_throughput", "occupancy", "l2_hit", "pct_of_peak"):
         return cue, None
     if cue == "speed" and re.search(r"\b(?:faster|quicker|speed[- ]?up)\b", after + before):
         return "speedup", "more"
@@ -351,7 +371,7 @@ _COMPARED = re.compile(r"\b(?:than|over|vs\.?|versus|against|compared (?:to|with
 def _versus(b: str, subjects: list[_Mention], start: int, end: int) -> str | None:
     """A ratio's baseline: the one compared with right after it ("faster than torch"), else
     the baseline named nearest to it."""
-    others = [m for m in subjects if m.what != "submission"]
+    others = [m for m in subjects if m.what not in ("submission", "ceiling")]
     for m in others:
         if end <= m.start <= end + 60 and _COMPARED.search(b[end : m.start]):
             return m.what

@@ -30,8 +30,13 @@ QUANTITIES: dict[str, tuple[str, ...]] = {
     "pct_of_peak": ("pct_of_peak",),
     "occupancy": ("occupancy",),
     "l2_hit": ("l2_hit",),
-    "percent": ("pct_of_peak", "occupancy", "l2_hit"),
+    "percent": ("pct_of_peak", "occupancy", "l2_hit", "tensor_pipe", "sm_throughput"),
     "kernels": ("kernels",),
+    # compute-bound checkpoints (grader/gpu/roofline.py; the compute metrics of gpu/nsight.py)
+    "tflops": ("tflops",),
+    "intensity": ("intensity",),
+    "tensor_pipe": ("tensor_pipe",),
+    "sm_throughput": ("sm_throughput",),
 }
 NAMES = {
     "traffic": "DRAM traffic",
@@ -45,6 +50,10 @@ NAMES = {
     "l2_hit": "L2 hit rate",
     "percent": "percentage",
     "kernels": "kernel count",
+    "tflops": "TFLOP/s",
+    "intensity": "arithmetic intensity",
+    "tensor_pipe": "tensor pipe utilisation",
+    "sm_throughput": "SM throughput",
 }
 # a traffic claim's direction (claims.Claim.direction) -> the fact it is compared with
 TRAFFIC_LABELS = {
@@ -59,6 +68,11 @@ REQUIRED: dict[str, tuple[tuple[str, ...], str]] = {
         "the DRAM traffic (bytes moved, or a traffic ratio against the naive or torch version)",
     ),
     "speed": (("speedup", "time"), "the speed (a speedup or a time)"),
+    "compute": (("tflops",), "the compute throughput (a TFLOP/s figure: yours or the baseline's)"),
+    "utilisation": (
+        ("tensor_pipe", "sm_throughput"),
+        "the tensor pipe's or the SMs' utilisation (Nsight Compute)",
+    ),
 }
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from grader.models import BenchmarkResult, Citable, Fact, ProfileResult
+from grader.models import BenchmarkResult, Citable, Fact, ProfileResult, Roofline
 
 IMPL_NAMES = {
     "submission": "yours",
     "naive": "naive PyTorch",
     "torch": "PyTorch op",
     "compile": "torch.compile",
+    "ceiling": "the GPU's ceiling",
 }
 GEOMEAN = "geometric mean"
 
@@ -127,6 +128,8 @@ def _profile_facts(p: ProfileResult) -> list[Fact]:
             ("pct_of_peak", "DRAM throughput, % of peak", t.dram_pct_of_peak),
             ("occupancy", "achieved occupancy", t.occupancy_pct),
             ("l2_hit", "L2 hit rate", t.l2_hit_pct),
+            ("tensor_pipe", "tensor pipe active, % of peak", t.tensor_pipe_pct),
+            ("sm_throughput", "SM throughput, % of peak", t.sm_throughput_pct),
         ):
             if pct is not None:
                 out.append(at.fact(quantity, label, impl, pct, f"{pct:.0f} %"))
@@ -163,10 +166,37 @@ def _bench_facts(bench: BenchmarkResult) -> list[Fact]:
         for base, r in s.speedup.items():
             label = "speedup (their time ÷ yours)"
             out.append(at.fact("speedup", label, "submission", r.median, f"{r.median:.2f}×", base))
+        if s.roofline is not None:
+            out += _roofline_facts(at, s.roofline)
     geo = _At(GEOMEAN, [], "", "benchmark")
     for base, r in bench.geomean.items():
         label = "speedup (their time ÷ yours)"
         out.append(geo.fact("speedup", label, "submission", r.median, f"{r.median:.2f}×", base))
+    return out
+
+
+def _roofline_facts(at: _At, r: Roofline) -> list[Fact]:
+    """A compute-bound shape's place on the roofline (grader/gpu/roofline.py): each
+    implementation's TFLOP/s and share of the tensor-core ceiling, the intensity."""
+    out = []
+    for impl, tf in r.tflops.items():
+        out.append(
+            at.fact("tflops", "achieved TFLOP/s (FLOPs ÷ time)", impl, tf, f"{tf:.0f} TFLOP/s")
+        )
+        pct = 100 * tf / r.peak_tflops if r.peak_tflops else 0.0
+        label = "TFLOP/s, % of the tensor-core ceiling"
+        out.append(at.fact("pct_of_peak", label, impl, pct, f"{pct:.0f} %"))
+    out.append(
+        at.fact(
+            "tflops",
+            "tensor-core ceiling (cuBLAS, calibrated)",
+            "ceiling",
+            r.peak_tflops,
+            f"{r.peak_tflops:.0f} TFLOP/s",
+        )
+    )
+    label = "arithmetic intensity (FLOPs ÷ minimal bytes)"
+    out.append(at.fact("intensity", label, "submission", r.intensity, f"{r.intensity:.0f} FLOP/B"))
     return out
 
 
@@ -187,6 +217,12 @@ ROWS = [  # (quantity, label) in the order shown; ratios sit in their baseline's
     ("bandwidth", "effective bandwidth (minimal bytes ÷ time)"),
     ("pct_of_peak", "effective bandwidth, % of the measured peak"),
     ("speedup", "speedup (their time ÷ yours)"),
+    ("tensor_pipe", "tensor pipe active, % of peak"),
+    ("sm_throughput", "SM throughput, % of peak"),
+    ("tflops", "achieved TFLOP/s (FLOPs ÷ time)"),
+    ("pct_of_peak", "TFLOP/s, % of the tensor-core ceiling"),
+    ("tflops", "tensor-core ceiling (cuBLAS, calibrated)"),
+    ("intensity", "arithmetic intensity (FLOPs ÷ minimal bytes)"),
 ]
 
 

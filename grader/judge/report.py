@@ -97,6 +97,8 @@ def _benchmark_lines(result: GradeResult) -> list[str]:
     b = result.benchmark
     assert b is not None
     lines = [f"benchmark on {b.gpu} (peak {b.peak_gbps:.0f} GB/s, {b.peak_source}):"]
+    if b.compute_source:
+        lines.append(f"  tensor-core ceilings: {b.compute_source}")
     for s in b.shapes:
         base = ", ".join(f"{n} {t:.1f}" for n, t in s.times_us.items() if n != "submission")
         speed = ", ".join(
@@ -106,6 +108,13 @@ def _benchmark_lines(result: GradeResult) -> list[str]:
             f"  {s.name} {tuple(s.shape)} {s.dtype}: yours {s.times_us['submission']:.1f} µs "
             f"({base} µs); speedup {speed}; {s.gbps:.0f} GB/s = {s.pct_of_peak:.0f} % of peak"
         )
+        if (roof := s.roofline) is not None:
+            tflops = ", ".join(f"{n} {v:.0f}" for n, v in roof.tflops.items() if n != "submission")
+            lines.append(
+                f"    roofline: {roof.tflops.get('submission', 0):.0f} TFLOP/s ({tflops}), "
+                f"{roof.pct_of_roof:.0f} % of the roof {roof.roof_tflops:.0f} TFLOP/s; intensity "
+                f"{roof.intensity:.0f} FLOP/byte, {roof.bound}-bound (ridge {roof.ridge:.0f})"
+            )
     for n, r in b.geomean.items():
         lines.append(f"  geometric mean vs {n}: {r.median:.2f}× [{r.low:.2f}, {r.high:.2f}]")
     if b.unpaired_baselines:

@@ -57,6 +57,13 @@ def headline(result: GradeResult, device: str) -> str:
 
 def cpu_ceiling_message(checkpoint: Checkpoint) -> str:
     baseline = checkpoint.definition.rubric.baseline
+    if checkpoint.definition.rubric.level3 == "explained_gap":
+        return (
+            "Not benchmarked: no GPU here, so level 2 is the most a CPU grading gives. Level 3 "
+            f"needs a GPU grading against the '{baseline}' baseline (losing to it costs "
+            "nothing), Nsight metrics, and an explanation that quantifies the gap, backed by "
+            "the measurements."
+        )
     return (
         "Not benchmarked: no GPU here, so level 2 is the most a CPU grading gives. Level 3 "
         f"needs a GPU grading that shows a speedup over the '{baseline}' baseline (lower bound "
@@ -66,6 +73,13 @@ def cpu_ceiling_message(checkpoint: Checkpoint) -> str:
 
 
 def level3_message(checkpoint: Checkpoint) -> str:
+    if checkpoint.definition.rubric.level3 == "explained_gap":
+        return (
+            f"Level 3: correct, timed against the '{checkpoint.definition.rubric.baseline}' "
+            "baseline, Nsight evidence collected, and an explanation of the gap the "
+            "measurements back. Level 4 comes from an instructor's approval of a contribution "
+            "(a merged kernel PR or a GPU MODE leaderboard entry)."
+        )
     return (
         f"Level 3: correct, faster than the '{checkpoint.definition.rubric.baseline}' baseline "
         "with the lower bound of the 95 % interval above 1, Nsight evidence collected, and an "

@@ -37,3 +37,4 @@ class BenchShape:
     # with seeds[r]), drawn by the child and again by the parent; None: the two `sets` alternate
     seeds: list[int] | None = None
     sample_seed: int = 0  # the positions each round's output is checked at
+    flops: int | None = None  # the declared work of one call (problem.py `flops`), if any

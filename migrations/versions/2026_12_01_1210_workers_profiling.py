@@ -4,7 +4,7 @@ A GPU worker checks at its start whether Nsight Compute can read the GPU's count
 so with its heartbeat: /api/health and the admin page show it per GPU worker.
 
 Revision ID: 7e2c5a9d41f3
-Revises: 3e8d1a6f5b24
+Revises: 6e2b8d41f0a3
 Create Date: 2026-12-01 12:10:00.000000
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 
 revision = '7e2c5a9d41f3'
-down_revision = '3e8d1a6f5b24'
+down_revision = '6e2b8d41f0a3'
 branch_labels = None
 depends_on = None
 

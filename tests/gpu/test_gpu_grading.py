@@ -21,6 +21,9 @@ pytestmark = [
     pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU"),
 ]
 ALL = checkpoints.builtins()
+# the memory-bound checkpoints, whose references beat torch; the compute-bound ones (issue 23)
+# have their own GPU tests (test_gpu_compute.py)
+MEMORY = sorted(cid for cid, c in ALL.items() if not c.compute_bound)
 GPU_FIXTURES = FIXTURES / "gpu"
 
 
@@ -38,7 +41,7 @@ def grade_gpu(source: str, cid: str, tmp: Path, **kw: object) -> GradeResult:
     return result
 
 
-@pytest.mark.parametrize("cid", sorted(ALL))
+@pytest.mark.parametrize("cid", MEMORY)
 def test_reference_reaches_level_3(cid: str, tmp_path: Path) -> None:
     source = ALL[cid].reference_solution.read_text()
     first = grade_gpu(source, cid, tmp_path)  # profiled: its citable table is written from

@@ -12,6 +12,23 @@ import torch
 HOST_SLACK_CYCLES = 1_000_000  # ~0.5 ms at 2 GHz: longer than any launch path we have seen
 
 
+_CYCLES_PER_US: list[float] = []  # the spin kernel's rate on this GPU, measured once
+MAX_WAIT_US = 20_000.0
+
+
+def wait_cycles(us: float) -> int:
+    """Spin-kernel cycles that last about `us` µs (at most MAX_WAIT_US) on this GPU."""
+    if not _CYCLES_PER_US:
+        start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
+        torch.cuda._sleep(1000)
+        start.record()
+        torch.cuda._sleep(HOST_SLACK_CYCLES)
+        end.record()
+        end.synchronize()
+        _CYCLES_PER_US.append(HOST_SLACK_CYCLES / max(start.elapsed_time(end) * 1e3, 1.0))
+    return max(1, int(min(us, MAX_WAIT_US) * _CYCLES_PER_US[0]))
+
+
 def timed_call(
     fn: Callable[..., Any], args: list[Any], flush: torch.Tensor
 ) -> tuple[float, float, Any]:
