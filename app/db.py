@@ -31,7 +31,13 @@ class Base(DeclarativeBase):
 
 # Connections per process: the API lets at most this many requests use the database at once
 # (app.deps.db_slot), fewer than its threads, so that none waits for a connection in a thread.
-POOL_SIZE, MAX_OVERFLOW = 10, 20
+# All of them stay open: no overflow. With 20 more beyond the pool's 10, each closed again as
+# soon as it was handed back while 10 others were idle, a burst made the API open a new
+# PostgreSQL session for about one request in four (107 for 400 posts from 64 students:
+# tests/faults/test_api_connections.py), a backend forked and warmed each time, on the cores
+# the API needs; throughput fell as clients were added (benchmarks/results/
+# 2026-12-01-cpu-api-throughput.txt).
+POOL_SIZE, MAX_OVERFLOW = 10, 0
 
 
 @lru_cache(maxsize=4)

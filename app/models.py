@@ -331,6 +331,11 @@ class WorkerSeen(Base):
     queues: Mapped[str] = mapped_column(String(500))
     gpu: Mapped[str | None] = mapped_column(String(200), nullable=True)
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # A GPU worker's Nsight Compute check at its start (grader.check_ncu): whether it can read
+    # the counters (level 3 needs them), and what it found; None: not a GPU worker, or not yet
+    # known (the check runs beside the worker's first gradings).
+    can_profile: Mapped[bool | None] = mapped_column(nullable=True)
+    profiling: Mapped[str | None] = mapped_column(String(500), nullable=True)
 
 
 class GradingEvent(Base):

@@ -22,12 +22,16 @@ class Settings(BaseSettings):
     # GPU models this deployment has workers for (comma-separated, e.g. "h200,rtx5090");
     # correct prechecks are routed to the queue gpu.<model> of a checkpoint target among them.
     gpu_models: Annotated[list[str], NoDecode] = Field(default_factory=list)
-    # Reliability: a claimed grading holds a lease, renewed by a heartbeat; an expired lease is
-    # re-queued by the reconciler, at most max_attempts times, then internal_error.
-    lease_seconds: int = Field(900, ge=30)
+    # Reliability: a claimed grading holds a lease, renewed by a heartbeat from a thread of the
+    # worker every heartbeat_every seconds (a quarter of the lease: three beats in a row may
+    # fail before it runs out, e.g. while PostgreSQL restarts); an expired lease is re-queued by
+    # the reconciler, at most max_attempts times, then internal_error. A grading whose worker
+    # died is so sent again within lease + reconcile seconds (at most 55 s by default), and
+    # only the holder of the lease may write a result (a late finisher's is dropped).
+    lease_seconds: int = Field(45, ge=30)
     max_attempts: int = Field(3, ge=1)
     # How often the reconciler (Celery beat, one per deployment) looks for such rows.
-    reconcile_seconds: float = Field(30.0, ge=1)
+    reconcile_seconds: float = Field(10.0, ge=1)
     # Signs the browser's session cookie; unset: generated once into home/secret_key.
     secret_key: str | None = None
     # The CLI's client commands (submit, status, …) talk to this server with this token.
@@ -86,7 +90,8 @@ class Settings(BaseSettings):
     checkpoint_dirs: Annotated[list[Path], NoDecode] = Field(default_factory=list)
     # Tests only: GPU names (comma-separated) that `kgrade worker --gpu all` starts one worker
     # for each, pinned to CUDA_VISIBLE_DEVICES=<its index>, instead of asking CUDA: so that the
-    # per-GPU workers and their supervision are tested on a machine without a GPU.
+    # per-GPU workers and their supervision are tested on a machine without a GPU; a worker
+    # with it set grades the GPU stage on the CPU (the interpreter), as the precheck does.
     test_gpus: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     @field_validator("checkpoint_dirs", mode="before")
@@ -119,6 +124,11 @@ class Settings(BaseSettings):
     @property
     def embedded(self) -> bool:
         return self.database_url is None and self.redis_url is None
+
+    @property
+    def heartbeat_every(self) -> float:
+        """Seconds between two renewals of a held lease."""
+        return self.lease_seconds / 4
 
     @property
     def hard_time_limit(self) -> float:

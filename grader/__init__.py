@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from grader import checkpoints
     from grader.gpu.gpus import model_id as gpu_model_id
+    from grader.gpu.ncu_check import NcuCheck
+    from grader.gpu.ncu_check import check as check_ncu
     from grader.judge.casegroups import CaseGroup
     from grader.judge.casegroups import group as group_cases
     from grader.judge.facts import Table as CiteTable
@@ -65,6 +67,8 @@ _WHERE: dict[str, tuple[str, str | None]] = {
     "CaseGroup": ("grader.judge.casegroups", "CaseGroup"),
     "group_cases": ("grader.judge.casegroups", "group"),
     "randn": ("grader.plan.inputs", "randn"),
+    "NcuCheck": ("grader.gpu.ncu_check", "NcuCheck"),
+    "check_ncu": ("grader.gpu.ncu_check", "check"),
 }
 
 __all__ = [
@@ -79,9 +83,11 @@ __all__ = [
     "GradeResult",
     "LatePolicy",
     "Limits",
+    "NcuCheck",
     "SandboxRefused",
     "Spare",
     "Verdict",
+    "check_ncu",
     "checkpoints",
     "cite_tables",
     "gpu_model_id",

@@ -1,6 +1,6 @@
 """Thin tasks: claim the row, grade with `grader`, store; the reconciler; checkpoint
-validation; the workers table heartbeat; a precheck pool process's spare child, swapped at
-each precheck, with KGRADE_PRECHECK_SPARE. Each task takes an id.
+validation; the workers table heartbeat (a GPU worker's with its ncu check); a precheck pool
+process's spare child, swapped at each precheck, with KGRADE_PRECHECK_SPARE. Each task takes an id.
 
 The tasks register by name on the application of app/jobs (`celery -A worker.tasks`), and
 call `app`'s domain layer only; every message they cause (the GPU stage, re-sends) is sent
@@ -27,7 +27,17 @@ from app.jobs.names import TASK_GPU, TASK_PRECHECK, TASK_RECONCILE, TASK_VALIDAT
 from app.models import Stage
 from app.settings import get_settings
 from app.submissions import lifecycle, repository, service
-from grader import GradeOptions, GradeResult, SandboxRefused, Spare, Verdict, checkpoints, grade
+from grader import (
+    GradeOptions,
+    GradeResult,
+    NcuCheck,
+    SandboxRefused,
+    Spare,
+    Verdict,
+    check_ncu,
+    checkpoints,
+    grade,
+)
 
 log = logging.getLogger(__name__)
 celery = celery_app()
@@ -123,7 +133,8 @@ def _grade_with(
     explanation: str | None,
 ) -> GradeResult:
     s, checkpoint_id = get_settings(), checkpoint.id
-    device = "cpu" if stage == Stage.PRECHECK else "cuda"
+    # A fake GPU of the tests (KGRADE_TEST_GPUS) grades its GPU stage with the interpreter.
+    device = "cpu" if stage == Stage.PRECHECK or s.test_gpus else "cuda"
     opts = grading.options(
         s, device, explanation=explanation, report_dir=service.report_dir(s, submission_id)
     )
@@ -156,8 +167,9 @@ def _discard_spare(**_: object) -> None:
 
 @contextmanager
 def _beating(renew: Callable[[Session], bool]) -> Iterator[None]:
-    """Renew a lease in a thread while the block runs (every third of a lease, at least 5 s),
-    until the block ends or the lease is lost."""
+    """Renew a lease in a thread while the block runs (every KGRADE_LEASE_SECONDS / 4: the
+    grading itself, its benchmark and its Nsight replay run in sandboxed children, so this
+    thread beats whatever they do), until the block ends or the lease is lost."""
     stop = threading.Event()
     beat = threading.Thread(target=_heartbeat, args=(renew, stop), daemon=True)
     beat.start()
@@ -170,7 +182,7 @@ def _beating(renew: Callable[[Session], bool]) -> Iterator[None]:
 
 def _heartbeat(renew: Callable[[Session], bool], stop: threading.Event) -> None:
     s = get_settings()
-    while not stop.wait(max(5.0, s.lease_seconds / 3)):
+    while not stop.wait(s.heartbeat_every):
         try:
             with transaction() as session:
                 if not renew(session):
@@ -179,15 +191,37 @@ def _heartbeat(renew: Callable[[Session], bool], stop: threading.Event) -> None:
             log.exception("heartbeat failed")
 
 
-# Each worker process says which queues it serves, for /api/health.
+# Each worker process says which queues it serves, for /api/health; a GPU worker also whether
+# its ncu can read the GPU's counters (checked once, at its start, beside its first gradings).
 _seen_stop = threading.Event()
+_profiling: dict[str, bool | str | None] = {"can": None, "said": None}
+
+
+def _check_ncu() -> None:
+    _profiling.update(can=None, said="checking")
+    try:
+        found = check_ncu()
+    except Exception as exc:  # the check itself failed: say so, do not guess
+        log.exception("the ncu check failed")
+        found = NcuCheck(False, f"the check failed ({type(exc).__name__})")
+    said = found.reason if found.can_profile else f"cannot profile: {found.reason}"
+    log.info("Nsight Compute: %s", said)
+    _profiling.update(can=found.can_profile, said=said)
 
 
 def _report_seen(queues: str, gpu: str | None) -> None:
     while True:
+        can, said = _profiling["can"], _profiling["said"]
         try:
             with transaction() as session:
-                health.report_seen(session, WORKER, queues, gpu)
+                health.report_seen(
+                    session,
+                    WORKER,
+                    queues,
+                    gpu,
+                    can if isinstance(can, bool) else None,
+                    str(said) if said is not None else None,
+                )
         except Exception:
             log.exception("could not report this worker")
         if _seen_stop.wait(10.0):
@@ -203,6 +237,8 @@ def _on_ready(sender: object = None, **_: object) -> None:
         import torch
 
         gpu = torch.cuda.get_device_name() if torch.cuda.is_available() else None
+        _profiling.update(can=None, said="checking")
+        threading.Thread(target=_check_ncu, daemon=True).start()
     threading.Thread(target=_report_seen, args=(queues, gpu), daemon=True).start()
 
 

@@ -40,9 +40,12 @@ def cmd_migrate(_: argparse.Namespace) -> int:
 
 
 def worker_argv(queues: list[str], beat: bool, name: str | None = None) -> list[str]:
-    from app.jobs.names import PRECHECK
+    """A Celery worker serving `queues` (one grading at a time); a precheck worker serves the
+    reconciler's queue too (app/jobs/names.py)."""
+    from app.jobs.names import PRECHECK, RECONCILE
 
     s = get_settings()
+    served = [RECONCILE, *queues] if PRECHECK in queues else queues
     argv = [
         sys.executable,
         "-m",
@@ -51,7 +54,7 @@ def worker_argv(queues: list[str], beat: bool, name: str | None = None) -> list[
         "worker.tasks",
         "worker",
         "-Q",
-        ",".join(queues),
+        ",".join(served),
         "--concurrency",
         "1",
         "--loglevel",

@@ -88,7 +88,8 @@ def select(gpus: list[Gpu], which: str) -> list[Gpu]:
 
 def beat_argv() -> list[str]:
     """The reconciler's schedule on its own: one per deployment (Celery beat sends
-    `reconcile` to the precheck queue every KGRADE_RECONCILE_SECONDS)."""
+    `reconcile` to the reconcile queue, which precheck workers serve, every
+    KGRADE_RECONCILE_SECONDS)."""
     schedule = get_settings().home.resolve() / "celerybeat-schedule"
     return [sys.executable, "-m", "celery", "-A", "worker.tasks", "beat", "-s", str(schedule)]
 

@@ -18,9 +18,17 @@ def seen_since(session: Session, since: datetime) -> list[WorkerSeen]:
     return list(session.scalars(select(WorkerSeen).where(WorkerSeen.last_seen > since)).all())
 
 
-def report(session: Session, name: str, queues: str, gpu: str | None) -> None:
+def report(
+    session: Session,
+    name: str,
+    queues: str,
+    gpu: str | None,
+    can_profile: bool | None = None,
+    profiling: str | None = None,
+) -> None:
     row = session.get(WorkerSeen, name) or WorkerSeen(name=name)
     row.queues, row.gpu, row.last_seen = queues, gpu, now()
+    row.can_profile, row.profiling = can_profile, profiling
     session.add(row)
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import redis
 
-from app.jobs.names import PRECHECK, TASK_RECONCILE
+from app.jobs.names import PRECHECK, RECONCILE, TASK_RECONCILE
 from app.settings import get_settings
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def configure(app: Celery) -> None:
             "reconcile": {
                 "task": TASK_RECONCILE,
                 "schedule": s.reconcile_seconds,
-                "options": {"queue": PRECHECK},
+                "options": {"queue": RECONCILE},  # not behind the prechecks
             }
         },
     )

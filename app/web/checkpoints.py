@@ -1,4 +1,5 @@
-"""The admins' page of checkpoints: the list (open or close one), the form that adds one, and
+"""The admins' page of checkpoints: the list (open or close one), the GPU workers and whether
+each can profile, the form that adds one, and
 its validation followed live (htmx polls the status part every second; without JavaScript the
 page reloads itself until the validation is done)."""
 
@@ -14,6 +15,7 @@ from app.checkpoints.schemas import ValidationOut
 from app.core.errors import DomainError
 from app.deps import RowId, SessionDep
 from app.errors import ApiError, as_api_error
+from app.health import service as health
 from app.models import User
 from app.settings import get_settings
 from app.web.auth import check_csrf, is_admin, signed_in
@@ -47,7 +49,7 @@ def admin_page(request: Request, db: SessionDep) -> Response:
         user, data = _admin(request, db)
     except ApiError as exc:
         return page(request, "error.html", exc.status, user=None, error=exc.message)
-    return _admin_page(request, user, data)
+    return _admin_page(request, user, data, gpu_workers=health.gpu_workers(db))
 
 
 async def _text(upload: UploadFile) -> str:

@@ -83,9 +83,10 @@ def test_a_worker_does_not_migrate_postgresql_and_refuses_an_old_schema(tmp_path
 
 
 @pytest.mark.slow
-def test_beat_alone_sends_the_reconciler_to_the_precheck_queue(tmp_path: Path) -> None:
-    """`kgrade beat`: the schedule alone, every KGRADE_RECONCILE_SECONDS (here on the embedded
-    broker, whose messages sit in a table of broker.db)."""
+def test_beat_alone_sends_the_reconciler_to_its_own_queue(tmp_path: Path) -> None:
+    """`kgrade beat`: the schedule alone, every KGRADE_RECONCILE_SECONDS, to the `reconcile`
+    queue that precheck workers serve beside `precheck` (here on the embedded broker, whose
+    messages sit in a table of broker.db)."""
     env = {"KGRADE_HOME": str(tmp_path), "KGRADE_RECONCILE_SECONDS": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "beat"],
@@ -112,7 +113,7 @@ def test_beat_alone_sends_the_reconciler_to_the_precheck_queue(tmp_path: Path) -
         end = time.monotonic() + 120
         while time.monotonic() < end and len(sent()) < 2:
             time.sleep(0.5)
-        assert len(sent()) >= 2 and set(sent()) == {"precheck"}, sent()
+        assert len(sent()) >= 2 and set(sent()) == {"reconcile"}, sent()
     finally:
         proc.terminate()
         proc.wait(timeout=30)

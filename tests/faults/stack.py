@@ -169,7 +169,10 @@ class Workers:
         self.env, self.logdir = env, logdir
         self.procs: list[subprocess.Popen[bytes]] = []
 
-    def start(self, beat: bool = False) -> subprocess.Popen[bytes]:
+    def start(
+        self, beat: bool = False, queues: tuple[str, ...] = ("precheck",), **env: str
+    ) -> subprocess.Popen[bytes]:
+        """A worker serving `queues`, with `env` added to its environment."""
         from app.cli.service_cmd import worker_argv
         from app.settings import get_settings
 
@@ -177,7 +180,7 @@ class Workers:
         os.environ.update(self.env)  # worker_argv reads the settings (beat's file in KGRADE_HOME)
         get_settings.cache_clear()
         try:
-            argv = worker_argv(["precheck"], beat=beat)
+            argv = worker_argv(list(queues), beat=beat)
         finally:
             os.environ.clear()
             os.environ.update(saved)
@@ -186,7 +189,7 @@ class Workers:
         proc = subprocess.Popen(
             argv,
             cwd=ROOT,
-            env={**os.environ, **self.env},
+            env={**os.environ, **self.env, **env},
             stdout=log,
             stderr=log,
             start_new_session=True,

@@ -4,8 +4,8 @@ it left (its pool process, its embedded beat, the sandbox) is gone, every accept
 ends with exactly one final result, and Ctrl-C then leaves no process of the tree behind.
 
 The grading in flight is re-run by the reconciler once its lease runs out: KGRADE_LEASE_SECONDS
-at its floor (30 s) and the reconciler every 3 s here; with the defaults (900 s, 30 s) it would
-wait up to 15 minutes (the lead shortens the default lease in the second half of issue 21)."""
+at its floor (30 s) and the reconciler every 3 s here; with the defaults (45 s, 10 s) it waits
+at most 55 s (tests/faults/test_gpu_worker_kill.py runs with the defaults)."""
 
 from __future__ import annotations
 
