@@ -5,7 +5,7 @@ gave_up), written by the lifecycle in the transaction that made it happen; /metr
 them at scrape time. New table only: nothing existing changes.
 
 Revision ID: 5e2d9a7c41b3
-Revises: 7e2c5a9d41f3 (checkpoint versions, merged into main first)
+Revises: 7e2c5a9d41f3 (workers profiling, after checkpoint versions)
 Create Date: 2026-12-01 12:15:00.000000
 """
 
