@@ -35,6 +35,9 @@ GETS_THROUGH = {
     "attn_fp16_normalized_acc": "fp16 output accumulator, renormalised per tile: correct",
     "attn_fp16_rowsum": "fp16 running softmax sum: correct",
     "attn_no_running_max": "exp of raw scores, no max subtracted: correct",
+    "attn_pv_dot_out_fp16": "P@V tile products in fp16 (tl.dot out_dtype=tl.float16): correct",
+    "gemm_fp16_acc_big_block_k": "fp16 running sum over K tiles with BLOCK_K = 1024: correct",
+    "gemm_split_k_fp16_partials": "split-K with fp16 partials summed in fp16: correct",
 }
 # Wrong only on shapes the interpreter does not run; the GPU stage's cases are the check.
 GPU_ONLY = {
@@ -82,9 +85,9 @@ def test_redteam_submission(path: Path) -> None:
     assert verdict in expect, f"{path.name}: expected {sorted(expect)}, got {verdict}: {detail}"
 
 
-def _citable_result() -> GradeResult:
+def _citable_result(checkpoint: str = "c3a-gemm-e3") -> GradeResult:
     record = json.loads(RECORD.read_text())
-    return GradeResult.model_validate(record["c3a-gemm-e3"]["first"])
+    return GradeResult.model_validate(record[checkpoint]["first"])
 
 
 # (id, explanation, backed as a right grader judges it). The record: course-4096-bf16 yours
@@ -161,6 +164,37 @@ EXPLANATIONS = [
         False,
     ),
     (
+        "true-fp16-row",
+        "At course-4096-fp16 my kernel reaches 582 TFLOP/s, 0.80× cuBLAS's 728 TFLOP/s. "
+        "Compute-bound on the roofline; my tiles lack wgmma pipelining.",
+        True,
+    ),
+    (
+        "true-geomean",
+        "My kernel reaches 600 TFLOP/s at 4096³ bf16 and is 0.64× cuBLAS over the benchmark "
+        "shapes (geometric mean). Compute-bound on the roofline; my tiles lack wgmma "
+        "pipelining.",
+        True,
+    ),
+    (
+        "true-pflops",
+        "My kernel reaches 0.60 PFLOP/s, 0.80× cuBLAS. Compute-bound on the roofline; tiles "
+        "without TMA.",
+        True,
+    ),
+    (
+        "wrong-unit-gflops",
+        "My kernel reaches 600 GFLOP/s, 0.80× cuBLAS. Compute-bound on the roofline; tiles "
+        "without TMA.",
+        False,
+    ),
+    (
+        "swapped-subjects",
+        "cuBLAS reaches 600 TFLOP/s and my kernel 748 TFLOP/s; mine is 0.80× cuBLAS. "
+        "Compute-bound on the roofline; tiles.",
+        False,
+    ),
+    (
         "negated-true-numbers",
         "My kernel does not reach 600 TFLOP/s and is not at 0.80× cuBLAS. Compute-bound on "
         "the roofline; tiles.",
@@ -199,6 +233,29 @@ EXPLANATIONS_THROUGH = [
         False,
         "the GPU's ceiling satisfies the 'compute' claim: neither my TFLOP/s nor cuBLAS's",
     ),
+    (
+        "my-util-is-cublas-row",
+        "My kernel reaches 600 TFLOP/s, 0.80× cuBLAS; its tensor pipe is active 95 % of the "
+        "time. Compute-bound on the roofline; tiles.",
+        False,
+        "'its tensor pipe is active 95 %' (mine: 76 %) is checked against cuBLAS's row",
+    ),
+    (
+        "true-times-against",
+        "My kernel takes 229 µs where cuBLAS takes 184 µs, and reaches 600 TFLOP/s against "
+        "cuBLAS's 748 TFLOP/s. Compute-bound on the roofline; my tiles are not pipelined "
+        "with TMA.",
+        True,
+        "honest, refused: '600 TFLOP/s against cuBLAS's 748' reads 600 as cuBLAS's",
+    ),
+    (
+        "true-k1000-row",
+        "At k1000-bf16 my kernel reaches only 203 TFLOP/s, 0.32× cuBLAS's 634 TFLOP/s: with "
+        "K = 1000 the grid is one wave of tiles. Compute-bound on the roofline.",
+        True,
+        "honest, refused: the shape named is ignored, k1000's true numbers are checked "
+        "against course-4096's",
+    ),
 ]
 
 
@@ -215,5 +272,63 @@ def _params() -> list[object]:
 def test_redteam_gemm_explanation(text: str, backed: bool) -> None:
     result = _citable_result()
     rubric = checkpoints.get("c3a-gemm-e3").definition.rubric
+    check = explanation.check(text, rubric, result.citable)
+    assert check.backed is backed, check.messages
+
+
+# c3a-attention (level3 = "win", required traffic and speed), seq4096-d128-causal-bf16 of the
+# same record: yours 262 MB, naive 35.18 GB (134x), 20.97x the naive version, 0.71x SDPA.
+_TRAFFIC = "The online softmax keeps the scores on chip; my kernel moves 262 MB, the naive "
+_TRAFFIC += "version 35.18 GB. "
+ATTENTION = [
+    pytest.param(
+        _TRAFFIC + "My kernel is 20.97× faster than the naive version; attention is "
+        "compute-bound on the roofline.",
+        True,
+        id="attn-true",
+    ),
+    pytest.param(
+        _TRAFFIC + "The naive version is 20.97× slower than my kernel. Compute-bound on the "
+        "roofline.",
+        True,
+        id="attn-true-inverse",
+    ),
+    pytest.param(
+        _TRAFFIC + "My kernel is 0.71× faster than the naive version. Compute-bound on the "
+        "roofline.",
+        False,
+        id="attn-sdpa-ratio-as-naive",
+    ),
+    pytest.param(
+        _TRAFFIC + "My kernel is 20.97× faster than SDPA. Compute-bound on the roofline.",
+        False,
+        id="attn-naive-speedup-as-sdpa",
+    ),
+    pytest.param(
+        "The online softmax keeps the scores on chip; my kernel moves 35.18 GB, the naive "
+        "version 262 MB. My kernel is 20.97× faster than the naive version. Compute-bound on "
+        "the roofline.",
+        False,
+        id="attn-traffic-swapped",
+    ),
+    pytest.param(
+        "The online softmax keeps the scores on chip: the naive version moves 134× more DRAM "
+        "traffic than my kernel (35.18 GB against 262 MB), and my kernel is 20.97× faster "
+        "than the naive version. Compute-bound on the roofline.",
+        True,
+        id="attn-true-parenthetical-bytes",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="honest, refused: '(35.18 GB against 262 MB)' after 'the naive version "
+            "... than my kernel' gives 35.18 GB to mine and 262 MB to the naive version",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "backed"), ATTENTION)
+def test_redteam_attention_explanation(text: str, backed: bool) -> None:
+    result = _citable_result("c3a-attention")
+    rubric = checkpoints.get("c3a-attention").definition.rubric
     check = explanation.check(text, rubric, result.citable)
     assert check.backed is backed, check.messages
