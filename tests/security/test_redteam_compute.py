@@ -44,6 +44,7 @@ GPU_ONLY = {
     "attn_causal_only_small": "causal honoured only on the public interpreter shapes",
     "attn_skips_long_seq": "an unwritten output for seq > 4096",
     "gemm_drops_k_tail_large_k": "the K tail dropped when K >= 200",
+    "attn_window_1024_long_seq": "only the last 1024 keys attended when seq > 1024",
 }
 
 
