@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any
 from weakref import WeakKeyDictionary
 
-from fastapi import Depends, Header, Path, Query
+from fastapi import Depends, Path, Query
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from app.db import MAX_OVERFLOW, POOL_SIZE, sessions
@@ -54,12 +55,23 @@ SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
+# The token as the OpenAPI's bearer security scheme (so /docs has an Authorize button); the
+# checks and their messages are ours, not HTTPBearer's (auto_error off).
+bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="token",
+    description="An API token (make one on your account page, /account): "
+    "`Authorization: Bearer <token>`.",
+)
+
+
 def current_user(
-    session: SessionDep, authorization: Annotated[str | None, Header()] = None
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)] = None,
 ) -> User:
-    if not authorization or not authorization.lower().startswith("bearer "):
+    if credentials is None:
         raise ApiError(401, "missing bearer token", {"WWW-Authenticate": "Bearer"})
-    user = users.by_token(session, authorization[7:].strip())
+    user = users.by_token(session, credentials.credentials.strip())
     if user is None:
         raise ApiError(401, "invalid token", {"WWW-Authenticate": "Bearer"})
     if not users.is_active(user):

@@ -186,8 +186,66 @@ class Submission(Leased, Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # Admitted after the checkpoint's due time (app/deadlines); set again when it moves.
     late: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    # The checkpoint version (app/checkpoints/versions.py) that graded the current result, the
+    # current result's row in `grading_results`, and the regrade it is queued for, if any.
+    checkpoint_version: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # (No foreign keys: SQLite adds a column with one only by rebuilding the table, which
+    # would drop the standings triggers.)
+    result_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    regrade_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
 
     user: Mapped[User] = relationship()
+
+
+class CheckpointVersion(Base):
+    """A checkpoint's files as they were when they graded something (or were installed): its
+    version is their content hash, so the files of every version that graded a result stay
+    readable after the checkpoint changes."""
+
+    __tablename__ = "checkpoint_versions"
+    __table_args__ = (UniqueConstraint("checkpoint", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    checkpoint: Mapped[str] = mapped_column(String(100))
+    version: Mapped[str] = mapped_column(String(64))
+    files: Mapped[dict[str, str]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Regrade(Base):
+    """An instructor's regrade of one submission, one student's or all of a checkpoint's: the
+    submissions go through the queue again; progress is how many have a result of it."""
+
+    __tablename__ = "regrades"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    checkpoint: Mapped[str] = mapped_column(String(100), index=True)
+    scope: Mapped[str] = mapped_column(String(20))  # submission, student or checkpoint
+    target: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    version: Mapped[str] = mapped_column(String(64))  # the checkpoint version asked for
+    requested_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    total: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class GradingResult(Base):
+    """Every finished grading of a submission, kept forever (a regrade adds one): the current
+    one is the submission's `result_id`, the newest."""
+
+    __tablename__ = "grading_results"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), index=True)
+    checkpoint_version: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    regrade_id: Mapped[int | None] = mapped_column(
+        ForeignKey("regrades.id"), nullable=True, index=True
+    )
+    verdict: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    level: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    speedup: Mapped[float | None] = mapped_column(Float, nullable=True)
+    gpu_model: Mapped[str | None] = mapped_column(String(50), nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class Scope(StrEnum):
@@ -258,6 +316,9 @@ class LevelOverride(Base):
     new_level: Mapped[int] = mapped_column(Integer)
     note: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # The result it was made on (the submission's result_id then): a regrade's new result
+    # starts without it, and it stays in the history with the result it changed.
+    result_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class WorkerSeen(Base):
@@ -270,6 +331,28 @@ class WorkerSeen(Base):
     queues: Mapped[str] = mapped_column(String(500))
     gpu: Mapped[str | None] = mapped_column(String(200), nullable=True)
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class GradingEvent(Base):
+    """What happened to a submission's stage, one row per event, written in the transaction
+    that made it happen: `graded` (a stage's result stored, with its verdict and the grader's
+    seconds), `retry` (a claim beyond the first), `lease_expired` (the reconciler found its
+    worker gone), `message_lost` (queued for longer than a lease), `gave_up` (out of
+    attempts). Workers are other processes, often on other hosts: /metrics counts these rows
+    at scrape time (app/metrics/), so every process's events are seen and none is lost on a
+    restart. No foreign key: a log, never joined on the hot path."""
+
+    __tablename__ = "grading_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(Integer)
+    stage: Mapped[str] = mapped_column(String(10))
+    kind: Mapped[str] = mapped_column(String(20))
+    verdict: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # No index: a scrape aggregates the whole table (sequential scans, measured in
+    # benchmarks/metrics_scrape.py), and an index would only cost every insert.
 
 
 class EvidenceStatus(StrEnum):

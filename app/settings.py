@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     signin_failures_per_account: int = Field(5, ge=1)
     signin_failures_per_address: int = Field(30, ge=1)
     signin_window_minutes: float = Field(15.0, gt=0)
+    # /metrics (Prometheus): with a token, only a scrape that sends it (`Authorization: Bearer
+    # <token>`); without one, only clients on this host's loopback (docs/DEPLOY.md).
+    metrics_token: str | None = None
     # Admission.
     submissions_per_hour: int = Field(30, ge=1, description="per student and checkpoint")
     # Grading limits (per submission).

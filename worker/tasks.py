@@ -19,7 +19,7 @@ from celery.signals import worker_process_shutdown, worker_ready, worker_shutdow
 from sqlalchemy.orm import Session
 
 from app import grading
-from app.checkpoints import registry, validations
+from app.checkpoints import registry, validations, versions
 from app.db import transaction
 from app.health import service as health
 from app.jobs.celery_app import celery_app
@@ -88,26 +88,42 @@ def run_stage(submission_id: int, stage: Stage) -> None:
         source, checkpoint_id, explanation = sub.source, sub.checkpoint, sub.explanation
 
     with _beating(lambda session: lifecycle.heartbeat(session, held, s)):
-        result = _grade(submission_id, stage, source, checkpoint_id, explanation)
+        result, version = _grade(submission_id, stage, source, checkpoint_id, explanation)
 
     with transaction() as session:
         if stage == Stage.PRECHECK and result.verdict is Verdict.CORRECT:
             model = lifecycle.gpu_model_for(checkpoint_id, s)
             if model is not None and lifecycle.advance_to_gpu(session, held, result, model):
                 return
-        if not lifecycle.finish(session, held, result):
+        if version is not None:
+            versions.keep(session, checkpoint_id, *version)
+        if not lifecycle.finish(session, held, result, version[0] if version else None):
             log.warning("submission %s: lease lost before finishing; result dropped", submission_id)
 
 
 def _grade(
     submission_id: int, stage: Stage, source: str, checkpoint_id: str, explanation: str | None
-) -> GradeResult:
+) -> tuple[GradeResult, tuple[str, dict[str, str]] | None]:
+    """The result, and the checkpoint version that graded it with its files."""
     s = get_settings()
-    device = "cpu" if stage == Stage.PRECHECK else "cuda"
     try:
         checkpoint = registry.get(checkpoint_id, s.all_checkpoint_dirs)
-    except checkpoints.CheckpointError as exc:
-        return GradeResult.internal_error(checkpoint_id, f"The checkpoint cannot be loaded: {exc}")
+        version = versions.of_folder(checkpoint.folder)
+    except (checkpoints.CheckpointError, OSError) as exc:
+        error = f"The checkpoint cannot be loaded: {exc}"
+        return GradeResult.internal_error(checkpoint_id, error), None
+    return _grade_with(submission_id, stage, source, checkpoint, explanation), version
+
+
+def _grade_with(
+    submission_id: int,
+    stage: Stage,
+    source: str,
+    checkpoint: checkpoints.Checkpoint,
+    explanation: str | None,
+) -> GradeResult:
+    s, checkpoint_id = get_settings(), checkpoint.id
+    device = "cpu" if stage == Stage.PRECHECK else "cuda"
     opts = grading.options(
         s, device, explanation=explanation, report_dir=service.report_dir(s, submission_id)
     )

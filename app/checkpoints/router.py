@@ -1,16 +1,20 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 
-from app.checkpoints import service, validations
+from app.checkpoints import service, validations, versions
 from app.checkpoints.schemas import (
     CheckpointIn,
     CheckpointOut,
+    CheckpointUnchanged,
     OpenIn,
     ValidationOut,
     ValidationQueued,
+    VersionFilesOut,
+    VersionOut,
 )
-from app.deps import Admin, CurrentUser, RowId, SessionDep, SettingsDep
+from app.deps import Admin, CurrentUser, RowId, SessionDep, SettingsDep, Staff
 from app.errors import documented
 from app.models import User
 from grader import checkpoints
@@ -33,6 +37,7 @@ def public(c: checkpoints.Checkpoint) -> CheckpointOut:
         target_gpus=d.target_gpus,
         baseline=d.rubric.baseline,
         starter=c.starter.read_text() if c.starter else None,
+        version=service.version(c),
     )
 
 
@@ -46,21 +51,69 @@ def read(checkpoint_id: str, _: CurrentUser, s: SettingsDep) -> CheckpointOut:
     return public(service.get(s, checkpoint_id))
 
 
-@router.post("", status_code=202, response_model=ValidationQueued, responses=documented(403, 409))
+@router.post(
+    "",
+    status_code=202,
+    response_model=ValidationQueued,
+    responses={
+        **documented(403, 409),
+        200: {"model": CheckpointUnchanged, "description": "the installed version's files"},
+    },
+)
 def create(
     body: CheckpointIn, session: SessionDep, s: SettingsDep, admin: User = Admin
-) -> ValidationQueued:
+) -> ValidationQueued | JSONResponse:
     """Refused at once if the files cannot make a checkpoint; else stored and validated by a
     worker (its reference correct, each known-bad solution its verdict, the starter not
-    accepted), which installs it if it passes. Follow it at `url`."""
+    accepted), which installs it if it passes: a new version of the checkpoint (`replaces`
+    names the one installed now). Follow it at `url`. The installed version's very files
+    again: 200, no new version, nothing queued."""
     upload = (body.definition, body.problem, body.reference, body.starter, body.wrong)
-    row = validations.start(session, admin, s, upload)
+    started = validations.start(session, admin, s, upload)
+    if started.row is None:
+        same = CheckpointUnchanged(
+            checkpoint=started.checkpoint,
+            version=started.version,
+            message=f"{started.checkpoint}: the same files as the installed version "
+            f"{versions.short(started.version)}; no new version",
+        )
+        return JSONResponse(same.model_dump(), status_code=200)
+    row = started.row
     return ValidationQueued(
         id=row.id,
         checkpoint=row.checkpoint,
         status=row.status,
         url=f"/api/checkpoints/validations/{row.id}",
+        version=started.version,
+        replaces=started.replaces,
     )
+
+
+@router.get(
+    "/{checkpoint_id}/versions", response_model=list[VersionOut], responses=documented(403, 404)
+)
+def versions_(
+    checkpoint_id: str, session: SessionDep, s: SettingsDep, _: User = Staff
+) -> list[VersionOut]:
+    """The versions that graded results or were installed, oldest first."""
+    current, rows = service.versions_of(session, s, checkpoint_id)
+    return [
+        VersionOut(version=v.version, created_at=v.created_at, current=v.version == current)
+        for v in rows
+    ]
+
+
+@router.get(
+    "/{checkpoint_id}/versions/{version}",
+    response_model=VersionFilesOut,
+    responses=documented(403, 404),
+)
+def version_files(
+    checkpoint_id: str, version: str, session: SessionDep, _: User = Staff
+) -> VersionFilesOut:
+    """A version's files (by its hash or a prefix of at least 6 hex digits)."""
+    row = service.version_files(session, checkpoint_id, version)
+    return VersionFilesOut(checkpoint=row.checkpoint, version=row.version, files=row.files)
 
 
 @router.get(

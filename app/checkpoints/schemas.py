@@ -17,6 +17,7 @@ class CheckpointOut(BaseModel):
     target_gpus: list[str]
     baseline: str
     starter: str | None
+    version: str | None = Field(None, description="the installed version (content hash)")
 
 
 class CheckpointIn(BaseModel):
@@ -58,6 +59,32 @@ class ValidationQueued(BaseModel):
     checkpoint: str
     status: str
     url: str = Field(description="where to follow it: GET it until status is done")
+    version: str = Field(description="the upload's version: the content hash of its files")
+    replaces: str | None = Field(
+        description="the installed version it replaces once valid (earlier results keep "
+        "theirs; regrade to grade them with this one); null for a new checkpoint"
+    )
+
+
+class CheckpointUnchanged(BaseModel):
+    """The upload is the installed version's very files: no new version, nothing queued."""
+
+    checkpoint: str
+    version: str
+    unchanged: bool = True
+    message: str
+
+
+class VersionOut(BaseModel):
+    version: str = Field(description="the content hash of the checkpoint's files")
+    created_at: datetime = Field(description="when it first graded a result or was installed")
+    current: bool = Field(description="the version installed now")
+
+
+class VersionFilesOut(BaseModel):
+    checkpoint: str
+    version: str
+    files: dict[str, str] = Field(description="path in the checkpoint folder → text")
 
 
 class ValidationOut(BaseModel):

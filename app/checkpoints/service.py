@@ -11,8 +11,11 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from app.checkpoints import registry
+from sqlalchemy.orm import Session
+
+from app.checkpoints import registry, versions
 from app.core.errors import Conflict, Invalid, NotFound
+from app.models import CheckpointVersion
 from app.settings import Settings
 from grader import authoring, checkpoints
 
@@ -29,6 +32,31 @@ def get(s: Settings, checkpoint_id: str) -> checkpoints.Checkpoint:
         return registry.get(checkpoint_id, s.all_checkpoint_dirs)
     except checkpoints.CheckpointError as exc:
         raise NotFound(str(exc)) from exc
+
+
+def version(checkpoint: checkpoints.Checkpoint) -> str | None:
+    """The installed version of a loaded checkpoint: its files' content hash."""
+    try:
+        return versions.of_folder(checkpoint.folder)[0]
+    except OSError:
+        return None
+
+
+def versions_of(
+    session: Session, s: Settings, checkpoint_id: str
+) -> tuple[str | None, list[CheckpointVersion]]:
+    """The installed version (its files kept) and every stored one, oldest first."""
+    checkpoint = get(s, checkpoint_id)
+    current, files = versions.of_folder(checkpoint.folder)
+    versions.keep(session, checkpoint_id, current, files)
+    return current, versions.listed(session, checkpoint_id)
+
+
+def version_files(session: Session, checkpoint_id: str, version: str) -> CheckpointVersion:
+    row = versions.find(session, checkpoint_id, version)
+    if row is None:
+        raise NotFound(f"no version {version!r} of checkpoint '{checkpoint_id}'")
+    return row
 
 
 def folder_name(checkpoint_id: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app import grading, leases
-from app.checkpoints import repository, service
+from app.checkpoints import repository, service, versions
 from app.core.errors import DomainError, NotFound, Unavailable
 from app.jobs.celery_app import broker_reachable
 from app.jobs.names import PRECHECK, TASK_VALIDATE
@@ -47,15 +47,30 @@ class Outcome:
     error: str | None
 
 
+@dataclass(frozen=True)
+class Started:
+    """An upload taken: its validation (None: the very files of the installed version, so no
+    new version and nothing to validate), its version, and the installed one it replaces."""
+
+    row: CheckpointValidation | None
+    checkpoint: str
+    version: str
+    replaces: str | None
+
+
 def start(
     session: Session,
     admin: User,
     s: Settings,
     upload: tuple[str, str, str, str | None, dict[str, str]],
-) -> CheckpointValidation:
+) -> Started:
     """`upload`: (checkpoint.toml, problem.py, reference.py, starter.py or None, the known-bad
     solutions by file name)."""
     cid, files = service.files_of(*upload)
+    version = versions.content_hash(files)
+    installed = _installed(session, s, cid)
+    if installed == version:
+        return Started(None, cid, version, installed)
     service.check_loads(cid, files)
     if not broker_reachable():
         raise Unavailable("the grading queue is unavailable; nothing was stored, try again shortly")
@@ -63,7 +78,19 @@ def start(
         session, CheckpointValidation(checkpoint=cid, requested_by=admin.id, files=files, checks=[])
     )
     enqueue(session, TASK_VALIDATE, row.id, queue=PRECHECK)
-    return row
+    return Started(row, cid, version, installed)
+
+
+def _installed(session: Session, s: Settings, checkpoint_id: str) -> str | None:
+    """The installed version of a checkpoint (its files kept, before anything replaces them),
+    or None if none is installed."""
+    try:
+        folder = service.get(s, checkpoint_id).folder
+    except NotFound:
+        return None
+    version, files = versions.of_folder(folder)
+    versions.keep(session, checkpoint_id, version, files)
+    return version
 
 
 def get(session: Session, validation_id: int) -> CheckpointValidation:
@@ -92,6 +119,8 @@ def record(session: Session, job: Job, checks: Checks) -> bool:
 
 
 def finish(session: Session, job: Job, outcome: Outcome) -> bool:
+    if outcome.valid:  # installed: a new version, its files kept
+        versions.keep(session, job.checkpoint, versions.content_hash(job.files), job.files)
     return leases.write(
         session,
         CheckpointValidation,

@@ -9,7 +9,15 @@ import argparse
 import os
 import sys
 
-from app.cli import client_cmd, course_cmd, deadline_cmd, grade_cmd, service_cmd
+from app.cli import (
+    client_cmd,
+    course_cmd,
+    deadline_cmd,
+    grade_cmd,
+    regrade_cmd,
+    service_cmd,
+    similarity_cmd,
+)
 from app.cli.common import UsageError
 
 
@@ -66,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     service_cmd.add_parsers(sub)
     client_cmd.add_parsers(sub)
     course_cmd.add_parsers(sub)
+    similarity_cmd.add_parsers(sub)
+    regrade_cmd.add_parsers(sub)
     return parser
 
 

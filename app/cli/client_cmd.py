@@ -48,10 +48,34 @@ def _report(sub: dict[str, Any], as_json: bool) -> None:
 
     if as_json:
         print(json.dumps(sub["result"] if sub.get("result") else sub, indent=2))
-    elif sub.get("result"):
+        return
+    if sub.get("regrade"):
+        print(f"submission {sub['id']}: being regraded (regrade {sub['regrade']})")
+    if sub.get("result"):
+        if sub.get("override"):
+            print(override_line(sub["override"], sub.get("graded_level")) + "\n")
         print(render_report(GradeResult.model_validate(sub["result"])))
+        if sub.get("checkpoint_version"):
+            print(f"graded by version {sub['checkpoint_version'][:12]} of {sub['checkpoint']}")
     else:
         print(f"submission {sub['id']}: {sub['status']} ({sub['stage']})")
+
+
+def override_line(o: dict[str, Any], graded: int | None) -> str:
+    """An override as the pages say it: the level in force, who, when, why, the grader's."""
+    when = o["at"][:16].replace("T", " ")
+    return (
+        f'Level {o["new_level"]}, set by {o["by"]} on {when} UTC: "{o["note"]}". '
+        f"The grader gave this result level {graded}; its report follows."
+    )
+
+
+def level_cell(r: dict[str, Any]) -> str:
+    """A history line's level: the one in force, and the grader's if an instructor set it."""
+    level = f"level {r['level'] if r['level'] is not None else '-'}"
+    if r.get("override"):
+        level += f" (set by {r['override']['by']}; graded {r.get('graded_level')})"
+    return level
 
 
 def cmd_submit(args: argparse.Namespace) -> int:
@@ -98,8 +122,8 @@ def cmd_history(args: argparse.Namespace) -> int:
         who = f"{r['user']:<{width}}  " if staff else ""
         print(
             f"{r['id']:>6}  {r['created_at'][:19]}  {who}{r['checkpoint']:<18} {r['status']:<7} "
-            f"{r['verdict'] or '-':<14} level {r['level'] if r['level'] is not None else '-'}"
-            f"  {speed}"
+            f"{r['verdict'] or '-':<14} {level_cell(r)}  {speed}"
+            + ("  late" if r.get("late") else "")
         )
     return 0
 

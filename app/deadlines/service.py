@@ -4,6 +4,7 @@ hidden cases (decided when a result is read, so a moved deadline needs no regrad
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -132,3 +133,15 @@ def submission_result(
     except checkpoints.CheckpointError:
         cp = None
     return viewed(session, user, cp, sub.result)
+
+
+def results_as_seen(
+    session: Session, user: User, sub: Submission, s: Settings
+) -> Callable[[dict[str, Any] | None], dict[str, Any] | None]:
+    """`viewed` for each of a submission's kept results (its checkpoint loaded once): a
+    regrade's history withholds hidden cases from a student exactly as the current result."""
+    try:
+        cp: checkpoints.Checkpoint | None = registry.get(sub.checkpoint, s.all_checkpoint_dirs)
+    except checkpoints.CheckpointError:
+        cp = None
+    return lambda result: viewed(session, user, cp, result)

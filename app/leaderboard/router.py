@@ -7,7 +7,7 @@ from fastapi.responses import Response
 
 from app.deps import Filter, SessionDep, SettingsDep, Staff
 from app.errors import documented
-from app.leaderboard import service
+from app.leaderboard import overrides, service
 from app.leaderboard.schemas import LeaderboardOut
 from app.models import Scope, User
 from app.responses import csv_download
@@ -37,11 +37,8 @@ def leaderboard(
 ) -> LeaderboardOut:
     """404 for a checkpoint that does not exist."""
     service.known(s, checkpoint)
-    return LeaderboardOut(
-        checkpoint=checkpoint,
-        late=late,
-        boards=service.best(session, checkpoint, limit, scope(late), gpu, section),
-    )
+    boards = service.best(session, checkpoint, limit, scope(late), gpu, section)
+    return LeaderboardOut(checkpoint=checkpoint, late=late, boards=overrides.shown(session, boards))
 
 
 @router.get(

@@ -1,16 +1,28 @@
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+
+class OverrideShown(BaseModel):
+    """An instructor's override of a result: who, when, why."""
+
+    old_level: int | None
+    new_level: int
+    note: str
+    by: str
+    at: str  # ISO 8601
 
 
 class EntryOut(BaseModel):
     rank: int
     student: str
     gpu_model: str
-    level: int
+    level: int = Field(description="the level in force: an override's, else the grade's")
     speedup: float | None
     submission_id: int
     submissions: int
+    graded_level: int | None = Field(default=None, description="the grader's level of it")
+    override: OverrideShown | None = Field(default=None, description="the override in force")
 
 
 class LeaderboardOut(BaseModel):

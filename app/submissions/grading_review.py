@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from app.core.errors import Conflict, Invalid, NotFound
 from app.models import Evidence, EvidenceStatus, LevelOverride, Status, Submission, User, now
-from app.submissions import repository
+from app.submissions import repository, results
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,19 @@ def override(
         raise Conflict("only a graded submission's level can be changed")
     if not note.strip():
         raise Invalid("an override needs a note saying why")
+    graded = results.graded_level(session, sub)
+    if level == 4 and graded != 3:
+        raise Conflict(
+            f"level 4 builds on level 3: this result was graded level {graded}; "
+            "level 4 is given only on top of a level-3 result"
+        )
     row = LevelOverride(
         submission_id=sub.id,
         instructor_id=instructor.id,
         old_level=sub.level,
         new_level=level,
         note=note.strip(),
+        result_id=sub.result_id,
     )
     sub.level = level
     session.add(row)
@@ -43,8 +50,11 @@ def override(
 def attach_evidence(session: Session, sub: Submission, student: User, url: str) -> Evidence:
     if sub.user_id != student.id:
         raise NotFound(f"no submission {sub.id}")
-    if sub.level is None or sub.level < 3:
-        raise Conflict("level 4 builds on level 3: this submission is not at level 3")
+    graded = results.graded_level(session, sub)
+    if graded is None or graded < 3:
+        raise Conflict(
+            f"level 4 builds on level 3: this result was graded level {graded}, not level 3"
+        )
     if not url.startswith(("https://", "http://")):
         raise Invalid("the evidence must be a link (https://…)")
     ev = Evidence(submission_id=sub.id, url=url)

@@ -27,7 +27,7 @@ from app.jobs.names import PRECHECK, TASK_GPU, TASK_PRECHECK, gpu_queue
 from app.jobs.outbox import enqueue
 from app.models import Stage, Status, Submission, now
 from app.settings import Settings
-from app.submissions import repository
+from app.submissions import events, repository, results
 from grader import GradeResult, checkpoints
 
 
@@ -36,6 +36,7 @@ class Claim:
     submission_id: int
     worker: str
     attempt: int
+    stage: Stage | None = None  # the stage claimed (its events are counted by it)
 
     @property
     def hold(self) -> leases.Hold:
@@ -46,7 +47,11 @@ def claim(
     session: Session, submission_id: int, stage: Stage, worker: str, s: Settings
 ) -> Claim | None:
     hold = leases.claim(session, Submission, submission_id, worker, s, Submission.stage == stage)
-    return Claim(submission_id, worker, hold.attempt) if hold else None
+    if hold is None:
+        return None
+    if hold.attempt > 1:
+        events.record(session, submission_id, stage, events.RETRY)
+    return Claim(submission_id, worker, hold.attempt, stage)
 
 
 def heartbeat(session: Session, c: Claim, s: Settings) -> bool:
@@ -66,8 +71,10 @@ def summary_fields(result: GradeResult) -> dict[str, object]:
     }
 
 
-def finish(session: Session, c: Claim, result: GradeResult) -> bool:
-    return leases.write(
+def finish(session: Session, c: Claim, result: GradeResult, version: str | None = None) -> bool:
+    """Store the result while the row is still held, and keep it in the submission's results
+    (app/submissions/results.py), graded by checkpoint `version`."""
+    written = leases.write(
         session,
         Submission,
         c.hold,
@@ -77,6 +84,11 @@ def finish(session: Session, c: Claim, result: GradeResult) -> bool:
         lease_expires_at=None,
         **summary_fields(result),
     )
+    if written:
+        results.add(session, c.submission_id, version)
+        if c.stage is not None:
+            events.graded(session, c.submission_id, c.stage, result)
+    return written
 
 
 def advance_to_gpu(session: Session, c: Claim, precheck: GradeResult, model: str) -> bool:
@@ -98,6 +110,7 @@ def advance_to_gpu(session: Session, c: Claim, precheck: GradeResult, model: str
         **{**summary_fields(precheck), "gpu_model": model},
     )
     if moved:
+        events.graded(session, c.submission_id, Stage.PRECHECK, precheck)
         enqueue(session, TASK_GPU, c.submission_id, queue=gpu_queue(model))
     return moved
 
@@ -108,6 +121,8 @@ def give_up(session: Session, sub: Submission, message: str) -> None:
     sub.lease_expires_at = None
     for k, v in summary_fields(result).items():
         setattr(sub, k, v)
+    session.flush()
+    results.add(session, sub.id, None)
 
 
 @dataclass(frozen=True)
@@ -124,7 +139,11 @@ def reconcile(session: Session, s: Settings, gpu_model_for: dict[int, str | None
     t = now()
     out = []
     for sub in leases.stale(session, Submission, s):
+        expired = sub.status == Status.RUNNING  # else queued for longer than a lease
+        kind = events.LEASE_EXPIRED if expired else events.MESSAGE_LOST
+        events.record(session, sub.id, sub.stage, kind)
         if sub.attempts >= s.max_attempts:
+            events.record(session, sub.id, sub.stage, events.GAVE_UP)
             give_up(
                 session,
                 sub,

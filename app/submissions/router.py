@@ -10,7 +10,7 @@ from app.deps import CurrentUser, Filter, RowId, SessionDep, SettingsDep, Staff
 from app.errors import documented
 from app.models import Submission, User
 from app.submissions import grading_review as review
-from app.submissions import service
+from app.submissions import results, service
 from app.submissions.schemas import (
     DecisionIn,
     DecisionOut,
@@ -19,6 +19,7 @@ from app.submissions.schemas import (
     OverrideIn,
     OverrideOut,
     OverrideRecordOut,
+    ResultOut,
     SubmissionIn,
     SubmissionOut,
     SubmissionRow,
@@ -29,8 +30,13 @@ router = APIRouter(
 )
 
 
-def _summary(sub: Submission) -> dict[str, Any]:
-    """The fields a history line and a whole submission share."""
+def _record(o: results.Override) -> OverrideRecordOut:
+    return OverrideRecordOut(**asdict(o))
+
+
+def _summary(sub: Submission, changed: results.Changed | None) -> dict[str, Any]:
+    """The fields a history line and a whole submission share: the level in force, the
+    grader's and the override, the same everywhere (the CLI and the pages show these)."""
     fields = (
         "id",
         "checkpoint",
@@ -42,16 +48,27 @@ def _summary(sub: Submission) -> dict[str, Any]:
         "level",
         "speedup",
     )
-    return {"user": sub.user.name, "gpu_model": sub.gpu_model} | {
-        f: getattr(sub, f) for f in fields
-    }
+    return {
+        "user": sub.user.name,
+        "gpu_model": sub.gpu_model,
+        "graded_level": sub.level if changed is None else changed[0],
+        "override": None if changed is None else _record(changed[1]),
+        "checkpoint_version": sub.checkpoint_version,
+        "regrade": sub.regrade_id,
+    } | {f: getattr(sub, f) for f in fields}
 
 
-def out(sub: Submission, result: dict[str, Any] | None = None) -> SubmissionOut:
+def out(
+    session: SessionDep, sub: Submission, result: dict[str, Any] | None = None
+) -> SubmissionOut:
     """`result`: the stored result as the reader may see it (hidden cases withheld from a
     student until the due time: app/deadlines)."""
     return SubmissionOut(
-        **_summary(sub), attempts=sub.attempts, finished_at=sub.finished_at, result=result
+        **_summary(sub, results.in_force(session, [sub]).get(sub.id)),
+        attempts=sub.attempts,
+        finished_at=sub.finished_at,
+        result=result,
+        results=results.counts(session, [sub.id]).get(sub.id, 0),
     )
 
 
@@ -69,7 +86,7 @@ def create(
     after its due time (policy 'refuse') or its late window; marked `late` after the due time
     (policy 'accept')."""
     sub = service.submit(session, user, body.checkpoint, body.source, body.explanation, s)
-    return out(sub)
+    return out(session, sub)
 
 
 @router.get("/{submission_id}", response_model=SubmissionOut, responses=documented(404))
@@ -78,7 +95,35 @@ def read(
 ) -> SubmissionOut:
     """A student sees the hidden cases' details only after the checkpoint's due time."""
     sub = service.readable(session, user, submission_id)
-    return out(sub, deadlines.submission_result(session, user, sub, s))
+    return out(session, sub, deadlines.submission_result(session, user, sub, s))
+
+
+@router.get("/{submission_id}/results", response_model=list[ResultOut], responses=documented(404))
+def results_(
+    submission_id: RowId, user: CurrentUser, session: SessionDep, s: SettingsDep
+) -> list[ResultOut]:
+    """Every grading of the submission, newest first: its first and each regrade's, with the
+    checkpoint version that graded it and the overrides made on it (each result as the reader
+    may see it: a student sees hidden cases only after the due time)."""
+    sub = service.readable(session, user, submission_id)
+    seen = deadlines.results_as_seen(session, user, sub, s)
+    return [
+        ResultOut(
+            id=r.id,
+            current=r.id == sub.result_id,
+            created_at=r.created_at,
+            checkpoint_version=r.checkpoint_version,
+            regrade=r.regrade_id,
+            verdict=r.verdict,
+            graded_level=r.level,
+            level=overrides[-1].new_level if overrides else r.level,
+            overrides=[_record(o) for o in overrides],
+            speedup=r.speedup,
+            gpu_model=r.gpu_model,
+            result=seen(r.result),
+        )
+        for r, overrides in results.history(session, sub)
+    ]
 
 
 @router.get("", response_model=list[SubmissionRow])
@@ -90,7 +135,8 @@ def list_(
     limit: int = Query(100, ge=1, le=1000),
 ) -> list[SubmissionRow]:
     rows = service.history(session, user, checkpoint=checkpoint, student=student, limit=limit)
-    return [SubmissionRow(**_summary(s)) for s in rows]
+    changed = results.in_force(session, rows)
+    return [SubmissionRow(**_summary(s, changed.get(s.id))) for s in rows]
 
 
 def _history(session: SessionDep, sub: Submission) -> list[OverrideRecordOut]:

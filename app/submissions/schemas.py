@@ -12,22 +12,14 @@ class SubmissionIn(BaseModel):
     explanation: str | None = None
 
 
-class SubmissionOut(BaseModel):
-    id: int
-    user: str
-    checkpoint: str
-    status: str
-    stage: str
-    attempts: int
-    created_at: datetime
-    late: bool = False  # admitted after the checkpoint's due time
-    finished_at: datetime | None
-    verdict: str | None
-    level: int | None
-    speedup: float | None
-    gpu_model: str | None
-    # The full grade, with the fields of `kgrade grade --json` (present once a stage ended).
-    result: dict[str, Any] | None = None
+class OverrideRecordOut(BaseModel):
+    """One change of a level, kept forever."""
+
+    old_level: int | None
+    new_level: int
+    note: str
+    by: str
+    at: str  # ISO 8601
 
 
 class SubmissionRow(BaseModel):
@@ -39,11 +31,45 @@ class SubmissionRow(BaseModel):
     status: str
     stage: str
     created_at: datetime
-    late: bool = False
+    late: bool = Field(False, description="admitted after the checkpoint's due time")
     verdict: str | None
-    level: int | None
+    level: int | None = Field(description="the level in force: an override's, else the grade's")
+    graded_level: int | None = Field(description="the level the grader gave this result")
+    override: OverrideRecordOut | None = Field(
+        description="the instructor's override of this result in force (who, when, why)"
+    )
     speedup: float | None
     gpu_model: str | None
+    checkpoint_version: str | None = Field(
+        description="the checkpoint version (content hash) that graded the current result"
+    )
+    regrade: int | None = Field(description="the regrade it is queued for, if any")
+
+
+class SubmissionOut(SubmissionRow):
+    attempts: int
+    finished_at: datetime | None
+    # The full grade, with the fields of `kgrade grade --json` (present once a stage ended);
+    # its own `level` is the grader's (graded_level).
+    result: dict[str, Any] | None = None
+    results: int = Field(description="how many results it has had (GET …/results)")
+
+
+class ResultOut(BaseModel):
+    """One grading of a submission, kept: its first and each regrade."""
+
+    id: int
+    current: bool
+    created_at: datetime
+    checkpoint_version: str | None = Field(description="null: graded before versions")
+    regrade: int | None
+    verdict: str | None
+    graded_level: int | None
+    level: int | None = Field(description="in force on it: its latest override's, else graded")
+    overrides: list[OverrideRecordOut] = Field(description="the overrides made on it")
+    speedup: float | None
+    gpu_model: str | None
+    result: dict[str, Any] | None
 
 
 class OverrideIn(BaseModel):
@@ -58,16 +84,6 @@ class EvidenceIn(BaseModel):
 class DecisionIn(BaseModel):
     approve: bool
     note: str = ""
-
-
-class OverrideRecordOut(BaseModel):
-    """One change of a level, kept forever."""
-
-    old_level: int | None
-    new_level: int
-    note: str
-    by: str
-    at: str  # ISO 8601
 
 
 class OverrideOut(BaseModel):

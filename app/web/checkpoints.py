@@ -73,13 +73,19 @@ async def admin_create(
         texts = (await _text(definition), await _text(problem), await _text(reference))
         start = await _text(starter) if starter and starter.filename else None
         bad = {u.filename or "x.py": await _text(u) for u in wrong if u.filename}
-        row = validations.start(db, user, get_settings(), (*texts, start, bad))
+        started = validations.start(db, user, get_settings(), (*texts, start, bad))
     except UnicodeDecodeError:
         return _admin_page(request, user, data, 400, error="Every file must be UTF-8 text.")
     except DomainError as exc:
         err = as_api_error(exc)
         return _admin_page(request, user, data, err.status, error=err.message)
-    return RedirectResponse(f"/admin/checkpoints/validations/{row.id}", 303)
+    if started.row is None:
+        said = (
+            f"{started.checkpoint}: the same files as the installed version "
+            f"{started.version[:12]}; no new version, nothing to validate."
+        )
+        return _admin_page(request, user, data, notice=said)
+    return RedirectResponse(f"/admin/checkpoints/validations/{started.row.id}", 303)
 
 
 @router.get("/admin/checkpoints/validations/{vid}")

@@ -13,7 +13,7 @@ from fastapi.responses import RedirectResponse, Response
 from app.checkpoints import service as checkpoints
 from app.deps import SessionDep
 from app.settings import get_settings
-from app.submissions import progress
+from app.submissions import progress, results
 from app.web import plots
 from app.web.auth import NotSignedIn, signed_in
 from app.web.templating import page
@@ -45,10 +45,12 @@ def home(request: Request, db: SessionDep) -> Response:
     except NotSignedIn:
         return RedirectResponse("/signin", 303)
     cards = progress.home(db, user, checkpoints.listed(get_settings()))
+    changed = results.in_force_by_id(db, [p.best.id for p in cards if p.best])
     return page(
         request,
         "home.html",
         user=user,
         csrf=data["csrf"],
         cards=[(p, _figures(p)) for p in cards],
+        changed=changed,  # the override in force on each best, with the grader's level
     )

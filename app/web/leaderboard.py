@@ -3,14 +3,16 @@ section, late work) and its pending level-4 evidence, the grades CSV."""
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.deps import Filter, SessionDep
+from app.leaderboard import overrides
 from app.leaderboard import service as boards
 from app.models import Scope, User
+from app.regrades import service as regrades
 from app.responses import csv_download
 from app.settings import get_settings
 from app.submissions import grading_review as review
@@ -46,7 +48,8 @@ def leaderboard_pick(
     target = checkpoint or (listed[0] if listed else "c3a-softmax")
     query = {k: v for k, v in (("gpu", gpu), ("section", section), ("late", late)) if v}
     return RedirectResponse(
-        f"/leaderboard/{target}" + (f"?{urlencode(query)}" if query else ""), 303
+        f"/leaderboard/{quote(target, safe='')}" + (f"?{urlencode(query)}" if query else ""),
+        303,
     )
 
 
@@ -67,6 +70,7 @@ def leaderboard(
     boards.known(get_settings(), checkpoint)
     scope = Scope.ALL if late == "include" else Scope.ON_TIME
     board = boards.best(db, checkpoint, None, scope, gpu or None, section or None)
+    board = overrides.shown(db, board)
     speeds = [e.speedup for entries in board.values() for e in entries if e.speedup]
     return page(
         request,
@@ -80,6 +84,7 @@ def leaderboard(
         chosen={"gpu": gpu or "", "section": section or "", "late": late == "include"},
         boards=board,
         pending=review.pending_evidence(db),
+        regrades=regrades.listed(db, checkpoint, 5),
         plot=plots.distribution(speeds, f"Speedups on {checkpoint}") if speeds else None,
     )
 

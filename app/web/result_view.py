@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.checkpoints import versions
+from app.deps import SessionDep
 from app.models import Submission
 from app.settings import get_settings
-from app.submissions import service
+from app.submissions import results, service
 from app.web import plots
 from grader import CaseGroup, CaseResult, Citable, CiteTable, GradeResult, cite_tables
 from grader import group_cases as group
@@ -41,13 +43,21 @@ def stored(result: dict[str, Any]) -> dict[str, Any]:
         return result
 
 
-def view(sub: Submission, result_seen: dict[str, Any] | None) -> dict[str, Any]:
+def view(
+    session: SessionDep, sub: Submission, result_seen: dict[str, Any] | None
+) -> dict[str, Any]:
     """`result_seen`: the stored result as the viewer may see it (app/deadlines: hidden cases
     withheld from a student until the due time)."""
     result = stored(result_seen or {})
     bench = result.get("benchmark")
+    changed = results.in_force(session, [sub]).get(sub.id)
     return {
         "sub": sub,
+        # the level in force, the grader's and the override, as the JSON and the CLI say them
+        "graded_level": sub.level if changed is None else changed[0],
+        "override": None if changed is None else changed[1],
+        "results": results.history(session, sub),
+        "short": versions.short,
         "r": result,
         "cite_tables": citable_tables(result),
         "groups": grouped(result.get("cases") or []),

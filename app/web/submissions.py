@@ -16,10 +16,10 @@ from app.core.limits import MAX_SOURCE_BYTES
 from app.deadlines import service as deadlines
 from app.deps import RowId, SessionDep
 from app.errors import as_api_error
-from app.models import User
+from app.models import User, now
 from app.settings import get_settings
 from app.submissions import grading_review as review
-from app.submissions import service
+from app.submissions import results, service
 from app.users.service import is_staff
 from app.web import plots
 from app.web.auth import check_csrf, signed_in
@@ -30,24 +30,41 @@ router = APIRouter(include_in_schema=False)
 
 
 def _submit_form(
-    request: Request, user: User, csrf: str, checkpoint: str | None, status: int = 200, **ctx: str
+    request: Request,
+    db: SessionDep,
+    user: User,
+    csrf: str,
+    checkpoint: str | None,
+    status: int = 200,
+    **ctx: str,
 ) -> HTMLResponse:
-    """The submit form; on an error, `checkpoint` stays chosen only if it is open."""
+    """The submit form, with the chosen checkpoint's deadline; on an error, `checkpoint` stays
+    chosen only if it is open."""
     cps = [c for c in checkpoints.listed(get_settings()) if c.definition.open]
     chosen = next((c for c in cps if c.id == checkpoint), None)
     if status == 200 and chosen is None:
         chosen = cps[0] if cps else None
     if "starter" not in ctx:
         ctx["starter"] = chosen.starter.read_text() if chosen and chosen.starter else ""
+    deadline = deadlines.effective(db, chosen) if chosen else None
     return page(
-        request, "submit.html", status, user=user, csrf=csrf, checkpoints=cps, chosen=chosen, **ctx
+        request,
+        "submit.html",
+        status,
+        user=user,
+        csrf=csrf,
+        checkpoints=cps,
+        chosen=chosen,
+        deadline=deadline,
+        admission=str(deadline.admission(now())) if deadline else "on_time",
+        **ctx,
     )
 
 
 @router.get("/submit")
 def submit_page(request: Request, db: SessionDep, checkpoint: str | None = None) -> Response:
     user, data = signed_in(request, db)
-    return _submit_form(request, user, data["csrf"], checkpoint)
+    return _submit_form(request, db, user, data["csrf"], checkpoint)
 
 
 @router.post("/submit")
@@ -76,6 +93,7 @@ async def submit(
         err = as_api_error(exc)
         return _submit_form(
             request,
+            db,
             user,
             data["csrf"],
             checkpoint,
@@ -96,7 +114,7 @@ def submission_page(sid: RowId, request: Request, db: SessionDep) -> Response:
         err = as_api_error(exc)
         return page(request, "error.html", err.status, user=user, error=err.message)
     seen = deadlines.submission_result(db, user, sub, get_settings())
-    return page(request, "submission.html", user=user, csrf=data["csrf"], **view(sub, seen))
+    return page(request, "submission.html", user=user, csrf=data["csrf"], **view(db, sub, seen))
 
 
 @router.get("/submissions/{sid}/status")
@@ -105,7 +123,7 @@ def submission_status(sid: RowId, request: Request, db: SessionDep) -> Response:
     user, _ = signed_in(request, db)
     sub = service.readable(db, user, sid)
     seen = deadlines.submission_result(db, user, sub, get_settings())
-    return page(request, "_result.html", **view(sub, seen))
+    return page(request, "_result.html", **view(db, sub, seen))
 
 
 @router.get("/submissions/{sid}/report.ncu-rep")
@@ -134,7 +152,16 @@ def history(request: Request, db: SessionDep, checkpoint: str | None = None) -> 
         if levels
         else None
     )
-    return page(request, "history.html", user=user, rows=rows, plot=plot, checkpoint=checkpoint)
+    changed = results.in_force(db, rows)  # the override in force on each, who and why
+    return page(
+        request,
+        "history.html",
+        user=user,
+        rows=rows,
+        plot=plot,
+        checkpoint=checkpoint,
+        changed=changed,
+    )
 
 
 def _by_checkpoint(

@@ -150,8 +150,8 @@ def stack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[
                 text(
                     "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
                     "checkpoint_deadlines, "
-                    "evidence, level_overrides, standings, submissions, users, workers "
-                    "RESTART IDENTITY"
+                    "evidence, grading_events, level_overrides, standings, grading_results, "
+                    "regrades, checkpoint_versions, submissions, users, workers RESTART IDENTITY"
                 )
             )
         logs = tmp_path / "logs"

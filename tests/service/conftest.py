@@ -82,7 +82,8 @@ def service_env(
             text(
                 "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
                 "checkpoint_deadlines, "
-                "evidence, level_overrides, standings, submissions, users, workers "
+                "evidence, grading_events, level_overrides, standings, grading_results, "
+                "regrades, checkpoint_versions, submissions, users, workers "
                 "RESTART IDENTITY"
             )
         )

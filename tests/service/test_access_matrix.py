@@ -76,8 +76,9 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/api/health"): (_nothing, ALL_200),
     ("GET", "/openapi.json"): (_nothing, ALL_200),
     ("GET", "/docs"): (_nothing, ALL_200),
-    ("GET", "/docs/oauth2-redirect"): (_nothing, ALL_200),
     ("GET", "/redoc"): (_nothing, ALL_200),
+    # Prometheus: no role opens it; without KGRADE_METRICS_TOKEN only loopback (test_metrics.py)
+    ("GET", "/metrics"): (_nothing, (403,) * 5),
     # the JSON API
     ("POST", "/api/submissions"): (
         lambda c: {"json": {"checkpoint": CK, "source": c["source"]}},
@@ -106,6 +107,15 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
         API_ADMIN_BUILTIN,
     ),
     ("GET", "/api/checkpoints/validations/{validation_id}"): (_nothing, API_ADMIN),
+    ("GET", "/api/checkpoints/{checkpoint_id}/versions"): (_nothing, API_STAFF),
+    ("GET", "/api/checkpoints/{checkpoint_id}/versions/{version}"): (_nothing, API_STAFF),
+    ("GET", "/api/submissions/{submission_id}/results"): (_nothing, API_OWN),
+    ("POST", "/api/regrades"): (
+        lambda c: {"json": {"submission": c["sid"]}},
+        (401, 403, 403, 202, 202),
+    ),
+    ("GET", "/api/regrades"): (_nothing, API_STAFF),
+    ("GET", "/api/regrades/{regrade_id}"): (_nothing, API_STAFF),
     ("GET", "/api/checkpoints/{checkpoint_id}/deadline"): (_nothing, API_ALL),
     ("PUT", "/api/checkpoints/{checkpoint_id}/deadline"): (
         lambda c: {"json": {"due": "2030-01-01T00:00:00Z"}},
@@ -114,6 +124,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("DELETE", "/api/checkpoints/{checkpoint_id}/deadline"): (_nothing, API_STAFF),
     ("GET", "/api/leaderboard/{checkpoint}"): (_nothing, API_STAFF),
     ("GET", "/api/export/{checkpoint}.csv"): (_nothing, API_STAFF),
+    ("GET", "/api/similarity/{checkpoint}"): (_nothing, API_STAFF),
     ("GET", "/api/users/me"): (_nothing, API_ALL),
     ("GET", "/api/users"): (_nothing, API_STAFF),
     ("POST", "/api/users/import"): (lambda c: {"json": {"csv": "name\nzed\n"}}, API_STAFF),
@@ -173,6 +184,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ),
     ("GET", "/leaderboard/{checkpoint}"): (_nothing, PAGE_STAFF),
     ("GET", "/leaderboard/{checkpoint}/grades.csv"): (_nothing, PAGE_STAFF),
+    ("GET", "/similarity/{checkpoint}"): (_nothing, PAGE_STAFF),
     ("POST", "/submissions/{sid}/override"): (
         lambda c: {"data": {"level": "2", "note": "matrix", "csrf": c["csrf"]}},
         (SIGNIN, 403, 403, TO_SUB, TO_SUB),
@@ -181,6 +193,16 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
         lambda c: {"data": {"approve": "no", "csrf": c["csrf"], "back": "/history"}},
         (SIGNIN, 403, 403, (303, "/history"), (303, "/history")),
     ),
+    ("POST", "/submissions/{sid}/regrade"): (
+        lambda c: {"data": {"csrf": c["csrf"]}},
+        (SIGNIN, 403, 403, TO_SUB, TO_SUB),
+    ),
+    ("POST", "/checkpoints/{checkpoint_id}/regrade"): (
+        lambda c: {"data": {"csrf": c["csrf"]}},
+        (SIGNIN, 403, 403, (303, "/regrades/"), (303, "/regrades/")),
+    ),
+    ("GET", "/regrades/{rid}"): (_nothing, PAGE_STAFF),
+    ("GET", "/regrades/{rid}/status"): (_nothing, PAGE_STAFF),
     ("GET", "/deadlines"): (_nothing, PAGE_STAFF),
     ("POST", "/deadlines/{checkpoint_id}"): (
         lambda c: {"data": {"csrf": c["csrf"], "due": "2030-01-01T00:00"}},
@@ -221,8 +243,10 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
     """world() → a fresh database: the five actors, ann's graded submission with a pending
     evidence link and an Nsight report, an admin's checkpoint validation (queued: no worker
     runs here), the tokens (and ann's token's id), and zoe, invited, with her link's token."""
+    from app.checkpoints import service as checkpoints
+    from app.checkpoints import versions
     from app.db import engine, transaction
-    from app.models import CheckpointValidation, Evidence, Status, Submission, User
+    from app.models import CheckpointValidation, Evidence, Regrade, Status, Submission, User
     from app.settings import get_settings
     from app.users import repository as users_repository
     from app.users import service, signin
@@ -233,8 +257,8 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
                 text(
                     "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
                     "checkpoint_deadlines, "
-                    "evidence, level_overrides, standings, submissions, users, workers "
-                    "RESTART IDENTITY"
+                    "evidence, grading_events, level_overrides, standings, grading_results, "
+                    "regrades, checkpoint_versions, submissions, users, workers RESTART IDENTITY"
                 )
             )
         tokens: dict[str, str | None] = {"anonymous": None}
@@ -274,7 +298,15 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
             session.flush()
             invite = signin.issue_invite(session, zoe, get_settings())
             tid = users_repository.tokens_of(session, ann.id)[0].id
+            regrade = Regrade(
+                checkpoint=CK, scope="checkpoint", version="0" * 64, requested_by=root.id, total=1
+            )
+            session.add(regrade)
+            version, files = versions.of_folder(checkpoints.get(get_settings(), CK).folder)
+            versions.keep(session, CK, version, files)
+            session.flush()
             ids = {"sid": sub.id, "eid": ev.id, "vid": validation.id, "tid": tid, "invite": invite}
+            ids |= {"rid": regrade.id, "version": version}
         report = Path(service_env["KGRADE_HOME"]) / "reports" / str(ids["sid"])
         report.mkdir(parents=True, exist_ok=True)
         (report / "submission-full.ncu-rep").write_bytes(b"NCU")
@@ -289,6 +321,7 @@ def _client(world: dict[str, Any], actor: str, web: bool) -> tuple[TestClient, d
     client = TestClient(create_app(), follow_redirects=False, raise_server_exceptions=False)
     token = world["tokens"][actor]
     ctx = {
+        "sid": world["sid"],
         "token": token or "not-a-token",
         "csrf": "no-session",
         "source": (Path(__file__).parents[2] / "reference_kernels/c3a_vector_add/reference.py")
@@ -326,6 +359,9 @@ def test_access(world, method: str, path: str) -> None:  # type: ignore[no-untyp
             action="disable",
             token_id=w["tid"],
             token=w["invite"],
+            rid=w["rid"],
+            regrade_id=w["rid"],
+            version=w["version"],
         )
         r = client.request(method, url, **body(ctx))
         got: Expect = r.status_code

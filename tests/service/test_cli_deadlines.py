@@ -51,3 +51,14 @@ def test_the_leaderboard_of_an_unknown_checkpoint_is_a_clear_line(server: str, m
         assert r.returncode == 2 and "c3a-nope" in r.stderr and "(HTTP 404)" in r.stderr
     empty = kgrade(server, prof, "leaderboard", "c3a-softmax", "--late", "include")
     assert empty.stdout.strip() == "c3a-softmax: no graded submissions (late work included)"
+
+
+def test_history_marks_late_submissions(server: str, make_user) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    from tests.service.conftest import stored
+
+    ann = _token(make_user("ann"))
+    result = {"checkpoint": "c3a-softmax", "verdict": "correct", "level": 2, "device": "cpu"}
+    stored("ann", {**result, "messages": ["Level 2"]})
+    stored("ann", {**result, "messages": ["Level 2"]}, late=True)
+    lines = kgrade(server, ann, "history").stdout.splitlines()
+    assert [ln.endswith("  late") for ln in lines] == [True, False]  # newest first

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -231,3 +232,39 @@ def test_the_deadlines_page_refuses_a_bad_deadline_with_its_reason(
     assert "2026-12-08 23:59 CET (Europe/Berlin)" in client.get("/deadlines").text
     r = client.post("/deadlines/c3a-nope", data=form, follow_redirects=False)
     assert r.status_code == 404
+
+
+def test_the_leaderboard_picker_redirects_within_the_board(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    prof = make_user("prof", "instructor")
+    token = prof["Authorization"].split()[1]
+    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    r = client.get(
+        "/leaderboard",
+        params={"checkpoint": "c3a-rmsnorm", "section": "A", "late": "include"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+    assert r.headers["location"] == "/leaderboard/c3a-rmsnorm?section=A&late=include"
+    r = client.get(
+        "/leaderboard", params={"checkpoint": "/evil.example/x?y"}, follow_redirects=False
+    )
+    assert r.headers["location"] == "/leaderboard/%2Fevil.example%2Fx%3Fy"
+    assert client.get(r.headers["location"]).status_code == 404
+
+
+def test_the_submit_page_shows_the_deadline_and_whether_work_is_late(
+    client: TestClient, make_user
+) -> None:  # type: ignore[no-untyped-def]
+    prof, ann = make_user("prof", "instructor"), make_user("ann")
+    token = ann["Authorization"].split()[1]
+    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    assert 'class="deadline"' not in client.get(f"/submit?checkpoint={CP}").text
+    due = datetime.now(UTC) + timedelta(days=1)
+    body = {"due": due.isoformat(), "policy": "accept", "timezone": "Asia/Tokyo"}
+    assert _deadline(client, prof, **body).status_code == 200
+    page = client.get(f"/submit?checkpoint={CP}").text
+    shown = due.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%Y-%m-%d %H:%M JST (Asia/Tokyo)")
+    assert 'data-admission="on_time"' in page and shown in page and "Past due" not in page
+    assert _deadline(client, prof, **(body | {"due": _at(minutes=-1)})).status_code == 200
+    page = client.get(f"/submit?checkpoint={CP}").text
+    assert 'data-admission="late"' in page and "a submission now is marked late" in page

@@ -91,6 +91,14 @@ def test_serve_grades_with_nothing_configured(tmp_path: Path) -> None:
         assert submit.returncode == 0, (submit.stderr, said())
         result = json.loads(submit.stdout)
         assert (result["verdict"], result["level"]) == ("correct", 2)
+        # /metrics on SQLite and the embedded broker, from this host (loopback: no token)
+        scrape = httpx.get(f"{url}/metrics", timeout=10)
+        assert scrape.status_code == 200, scrape.text
+        lines = set(scrape.text.splitlines())
+        assert 'kgrade_gradings_total{stage="precheck",verdict="correct"} 1.0' in lines
+        assert 'kgrade_stage_duration_seconds_count{stage="precheck"} 1.0' in lines
+        assert "kgrade_broker_up 1.0" in lines
+        assert 'kgrade_queue_depth{queue="precheck"} 0.0' in lines  # taken and done
     finally:
         # serve's API and worker run in process groups of their own (its supervisor's): the
         # whole tree is checked below, not only serve's group

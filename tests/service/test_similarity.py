@@ -1,0 +1,108 @@
+"""The similarity report through the API, on PostgreSQL: real submissions (posted as students
+post them) of the repository's kernels, a disguised copy among them; instructors only."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+from fastapi.testclient import TestClient
+
+from tests.app.similarity_disguise import disguise, folder, honest_kernels, starter
+from tests.service.test_cli_course import kgrade, server  # noqa: F401  (server: a fixture)
+
+CK = "c3a-softmax"
+
+
+def _submit(client: TestClient, who: dict[str, str], source: str) -> int:
+    r = client.post("/api/submissions", headers=who, json={"checkpoint": CK, "source": source})
+    assert r.status_code == 201, r.text
+    return int(r.json()["id"])
+
+
+def course(client: TestClient, make_user) -> tuple[dict[str, int], dict[str, str]]:  # type: ignore[no-untyped-def]
+    """ann submits the reference, bob a renamed and reformatted copy of it, cy an independent
+    honest kernel, dee and eve the starter as it is. Submission ids and sources by student."""
+    original = (folder(CK) / "reference.py").read_text()
+    others = [src for name, src in honest_kernels(CK).items() if name != "reference.py"]
+    sources = {
+        "ann": original,
+        "bob": disguise(original, seed=3),
+        "cy": others[0],
+        "dee": starter(CK),
+        "eve": starter(CK),
+    }
+    return {n: _submit(client, make_user(n), src) for n, src in sources.items()}, sources
+
+
+def test_a_disguised_copy_is_the_one_pair_with_its_regions(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    prof = make_user("prof", "instructor")
+    ids, sources = course(client, make_user)
+    r = client.get(f"/api/similarity/{CK}", headers=prof)
+    assert r.status_code == 200, r.text
+    report = r.json()
+    assert (report["students"], report["submissions"]) == (5, 5)
+    assert report["threshold"] == 0.7
+    (pair,) = report["pairs"]  # not cy's honest kernel, not the starter submitted twice
+    assert {pair["a"]["student"], pair["b"]["student"]} == {"ann", "bob"}
+    assert {pair["a"]["submission_id"], pair["b"]["submission_id"]} == {ids["ann"], ids["bob"]}
+    assert pair["score"] >= 0.7 and pair["regions"]
+    for g in pair["regions"]:
+        for side in ("a", "b"):
+            lines, text = g[f"{side}_lines"], g[f"{side}_text"]
+            src = sources[pair[side]["student"]].splitlines()
+            assert 1 <= lines[0] <= lines[1] <= len(src)
+            assert text == "\n".join(src[lines[0] - 1 : lines[1]])
+    # the regions cover the kernel: most of the smaller side's lines are in some region
+    covered = {n for g in pair["regions"] for n in range(g["a_lines"][0], g["a_lines"][1] + 1)}
+    assert len(covered) >= 10
+
+
+def test_no_submissions_no_pairs(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    prof = make_user("prof", "instructor")
+    report = client.get(f"/api/similarity/{CK}", headers=prof).json()
+    assert (report["students"], report["pairs"], report["skipped"]) == (0, [], [])
+
+
+def test_a_source_that_does_not_tokenize_is_listed(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    prof = make_user("prof", "instructor")
+    sid = _submit(client, make_user("ann"), "def f(:\n    x = (\n")  # admitted, graded later
+    report = client.get(f"/api/similarity/{CK}", headers=prof).json()
+    (skipped,) = report["skipped"]
+    assert (skipped["student"], skipped["submission_id"]) == ("ann", sid)
+    assert skipped["reason"] and report["submissions"] == 0
+
+
+def test_students_get_403_an_unknown_checkpoint_404(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    ann, prof = make_user("ann"), make_user("prof", "instructor")
+    r = client.get(f"/api/similarity/{CK}", headers=ann)
+    assert r.status_code == 403 and "instructor" in r.json()["error"]
+    r = client.get("/api/similarity/no-such-checkpoint", headers=prof)
+    assert r.status_code == 404 and r.json()["error"]
+    assert client.get(f"/api/similarity/{CK}").status_code == 401
+
+
+def test_the_cli_prints_the_pair_and_refuses_a_student(  # type: ignore[no-untyped-def]
+    server: str,  # noqa: F811 (the imported fixture)
+    make_user,
+) -> None:
+    prof = make_user("prof", "instructor")["Authorization"].split()[1]
+    original = (folder(CK) / "reference.py").read_text()
+    for name, src in (("ann", original), ("bob", disguise(original, seed=3))):
+        who = make_user(name)
+        body = {"checkpoint": CK, "source": src}
+        r = httpx.post(f"{server}/api/submissions", headers=who, json=body)
+        assert r.status_code == 201, r.text
+    out = kgrade(server, prof, "similarity", CK, "--show")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == f"{CK}: 2 submissions by 2 students, 1 pair at or above 70%"
+    assert "ann (#1) and bob (#2)" in lines[1]
+    assert any(" | " in ln and "tl.load" in ln for ln in lines)  # the regions side by side
+    as_json = json.loads(kgrade(server, prof, "similarity", CK, "--json").stdout)
+    assert len(as_json["pairs"]) == 1
+    student = make_user("cy")["Authorization"].split()[1]
+    refused = kgrade(server, student, "similarity", CK)
+    assert refused.returncode == 2 and "HTTP 403" in refused.stderr
+    unknown = kgrade(server, prof, "similarity", "nope")
+    assert unknown.returncode == 2 and "HTTP 404" in unknown.stderr
