@@ -32,6 +32,18 @@ def make_inputs(case: CaseSpec, gen: torch.Generator) -> list[torch.Tensor | int
     q = randn(case.shape, gen).mul_(float(case.params.get("q_scale", 1.0)))
     k = randn(case.shape, gen)
     v = randn(case.shape, gen).add_(float(case.params.get("v_offset", 0.0)))
+    ramp = float(case.params.get("v_ramp", 0.0))
+    if ramp:  # values rising by `v_ramp` from the first key to the last: a running mean drifts
+        n = case.shape[-2]
+        v.add_(torch.linspace(0.0, ramp, n, device=v.device).view(n, 1))
+    # `score_offset` adds about that much to every score: channel 0 of q and of k holds the
+    # same constant c, with c² / sqrt(head_dim) = score_offset, so the softmax (shift-invariant
+    # per row) stays as well defined as without it while exp of a raw score overflows.
+    offset = float(case.params.get("score_offset", 0.0))
+    if offset:
+        c = math.sqrt(offset * math.sqrt(case.shape[-1]))
+        q[..., 0] = c
+        k[..., 0] = c
     causal = int(case.params.get("causal", 0))
     return [q.to(dtype), k.to(dtype), v.to(dtype), causal]
 
