@@ -31,6 +31,7 @@ An explanation is split into sentences. In each, every number with a unit is one
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 GEOMEAN = "geometric mean"
@@ -163,7 +164,7 @@ _UNIT_PARTS = [(re.compile(f"(?:{u})$"), q, f) for u, q, f in _UNITS]
 
 _CUES: dict[str, re.Pattern[str]] = {
     "speed": re.compile(
-        r"\b(?:faster|slower|speed[- ]?ups?|speed up|quicker|time|times|longer|wins?|beats?"
+        r"\b(?:faster|slower|speed[- ]?ups?|speed up|speed|quicker|time|times|longer|wins?|beats?"
         r"|outperforms?|runtime|latency|sooner)\b"
     ),
     "traffic": re.compile(
@@ -193,6 +194,7 @@ class Claim:
     versus: str | None = None  # a ratio's baseline; None: none named
     dims: list[int] | None = None
     dtype: str | None = None
+    shape_name: str | None = None  # a benchmark case named in the sentence ("k1000-bf16")
     geomean: bool = False
     negated: bool = False
     # a ratio written as a percentage: "76 % less traffic" (less) or "58 % faster" (more)
@@ -238,18 +240,43 @@ def _nearest(ms: list[_Mention], start: int, end: int) -> _Mention | None:
     return after[0] if after else None
 
 
-def read(text: str) -> list[Claim]:
-    """Every claim of every sentence, in order."""
-    return [c for sentence in sentences(text) for c in read_sentence(sentence)]
+def read(text: str, shape_names: Iterable[str] = ()) -> list[Claim]:
+    """Every claim of every sentence, in order. `shape_names`: the benchmark cases a sentence
+    may name ("k1000-bf16"); a claim near one is at that case."""
+    names = sorted({n.lower() for n in shape_names if n}, key=len, reverse=True)
+    return [c for sentence in sentences(text) for c in read_sentence(sentence, names)]
 
 
-def read_sentence(sentence: str) -> list[Claim]:
+def _case_mentions(s: str, names: list[str]) -> list[_Mention]:
+    found: list[_Mention] = []
+    for name in names:  # longest first, so that "large-8192-bf16" is not read as "large-8192"
+        for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", s):
+            if not any(f.start < m.end() and m.start() < f.end for f in found):
+                found.append(_Mention(m.start(), m.end(), name))
+    return sorted(found, key=lambda m: m.start)
+
+
+_AT_CASE = re.compile(r"^(?:(?!\band\b)[^,;:\d]){0,30}?\b(?:at|on|for|in|with)\s+(?:the\s+)?$")
+
+
+def _case_of(s: str, cases: list[_Mention], start: int, end: int) -> str | None:
+    """The case a number is at: one linked right after it ("600 TFLOP/s at k1000-bf16"),
+    else the nearest before it, else the nearest after it."""
+    after = [m for m in cases if m.start >= end]
+    if after and _AT_CASE.match(s[end : after[0].start]):
+        return after[0].what
+    near = _nearest(cases, start, end)
+    return near.what if near else None
+
+
+def read_sentence(sentence: str, shape_names: list[str] | None = None) -> list[Claim]:
     s = _normalise(sentence)
+    cases = _case_mentions(s, shape_names or [])
     shapes = [
         _Mention(m.start(), m.end(), m.group(0)) for m in _SHAPE.finditer(s)
     ]  # blanked below: 8192×4096 is no ratio
     blank = list(s)
-    for m in shapes:
+    for m in shapes + cases:
         blank[m.start : m.end] = " " * (m.end - m.start)
     b = "".join(blank)
     dtypes = sorted(
@@ -301,6 +328,7 @@ def read_sentence(sentence: str) -> list[Claim]:
         dt = _nearest(dtypes, start, end)
         if dt:
             c.dtype = dt.what
+        c.shape_name = _case_of(b, cases, start, end)
         if c.quantity in ("speedup", "traffic_ratio", "ratio"):
             c.subject = "submission"
             c.versus = _versus(b, subjects, start, end)

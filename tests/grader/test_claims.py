@@ -177,3 +177,39 @@ def test_sentences_split_at_full_stops_but_not_inside_numbers_or_names() -> None
         "The naive version vs. mine: 1.0 GB!",
         "It takes 69.6 µs",
     ]
+
+
+# -- which case a number is at, and speed words (the red-team pass of 2026-12-01) -------------
+
+CASES = ["course-4096-bf16", "k1000-bf16", "large-8192-bf16", "large-8192"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cases"),
+    [
+        ("At k1000-bf16 my kernel reaches 203 TFLOP/s, 0.32× cuBLAS", ["k1000-bf16"] * 2),
+        (
+            "My kernel reaches 600 TFLOP/s at large-8192-bf16 and 0.80x cuBLAS at k1000-bf16",
+            ["large-8192-bf16", "k1000-bf16"],
+        ),
+        ("on large-8192 my kernel reaches 600 TFLOP/s", ["large-8192"]),
+        ("my kernel reaches 600 TFLOP/s", [None]),
+        ("at k1000-bf16x my kernel reaches 600 TFLOP/s", [None]),  # not a case's name
+    ],
+)
+def test_a_number_is_at_the_case_named_nearest_it(text: str, cases: list[str | None]) -> None:
+    found = claims.read(text, CASES)
+    assert [c.shape_name for c in found] == cases
+
+
+def test_a_case_name_is_no_number() -> None:
+    found = claims.read("At large-8192-bf16 my kernel reaches 600 TFLOP/s", CASES)
+    assert [(c.quantity, c.value) for c in found] == [("tflops", 600.0)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["it runs at 0.93× the speed of cuBLAS", "my kernel is 0.8x cuBLAS's speed"],
+)
+def test_a_ratio_with_speed_words_is_a_speedup(text: str) -> None:
+    assert one(text).quantity == "speedup"

@@ -201,6 +201,36 @@ EXPLANATIONS = [
         "the roofline; tiles.",
         False,
     ),
+    (
+        "named-wrong-shape",
+        "At k1000-bf16 my kernel reaches 600 TFLOP/s, 0.80× cuBLAS. Compute-bound on the "
+        "roofline; tile.",
+        False,
+    ),
+    (
+        "numbers-at-other-shapes",
+        "My kernel reaches 600 TFLOP/s at large-8192-bf16 and 0.80x cuBLAS at k1000-bf16. "
+        "Compute-bound on the roofline; tile.",
+        False,
+    ),
+    (
+        "ceiling-for-compute-claim",
+        "The tensor-core ceiling is 756 TFLOP/s and the GEMM is compute-bound on the roofline; "
+        "cuBLAS uses TMA and tiles. My kernel is 0.80x cuBLAS.",
+        False,
+    ),
+    (
+        "false-speed-as-traffic-ratio",
+        "My kernel reaches 600 TFLOP/s, 0.80× cuBLAS. With its tiles it runs at 0.93× the "
+        "speed of cuBLAS on the roofline's compute-bound side.",
+        False,
+    ),
+    (
+        "true-k1000-row",
+        "At k1000-bf16 my kernel reaches only 203 TFLOP/s, 0.32× cuBLAS's 634 TFLOP/s: with "
+        "K = 1000 the grid is one wave of tiles. Compute-bound on the roofline.",
+        True,
+    ),
 ]
 
 # Explanations the checker judges wrongly today (strict xfails; the report lists each).
@@ -212,35 +242,6 @@ EXPLANATIONS_THROUGH = [
         "pipelining.",
         True,
         "honest, refused: '1.25× faster than my kernel' is read as my speedup; 'it' as mine",
-    ),
-    (
-        "named-wrong-shape",
-        "At k1000-bf16 my kernel reaches 600 TFLOP/s, 0.80× cuBLAS. Compute-bound on the "
-        "roofline; tile.",
-        False,
-        "the shape named is ignored: course-4096's numbers pass for k1000 (203 TFLOP/s, 0.32x)",
-    ),
-    (
-        "numbers-at-other-shapes",
-        "My kernel reaches 600 TFLOP/s at large-8192-bf16 and 0.80x cuBLAS at k1000-bf16. "
-        "Compute-bound on the roofline; tile.",
-        False,
-        "the shapes named are ignored (large-8192: 624 TFLOP/s; k1000: 0.32x)",
-    ),
-    (
-        "ceiling-for-compute-claim",
-        "The tensor-core ceiling is 756 TFLOP/s and the GEMM is compute-bound on the roofline; "
-        "cuBLAS uses TMA and tiles. My kernel is 0.80x cuBLAS.",
-        False,
-        "the GPU's ceiling satisfies the 'compute' claim: neither my TFLOP/s nor cuBLAS's",
-    ),
-    (
-        "false-speed-as-traffic-ratio",
-        "My kernel reaches 600 TFLOP/s, 0.80× cuBLAS. With its tiles it runs at 0.93× the "
-        "speed of cuBLAS on the roofline's compute-bound side.",
-        False,
-        "'runs at 0.93× the speed of cuBLAS' (measured 0.80x) is checked against the DRAM "
-        "traffic ratio, 0.81x, and passes",
     ),
     (
         "my-util-is-cublas-row",
@@ -256,14 +257,6 @@ EXPLANATIONS_THROUGH = [
         "with TMA.",
         True,
         "honest, refused: '600 TFLOP/s against cuBLAS's 748' reads 600 as cuBLAS's",
-    ),
-    (
-        "true-k1000-row",
-        "At k1000-bf16 my kernel reaches only 203 TFLOP/s, 0.32× cuBLAS's 634 TFLOP/s: with "
-        "K = 1000 the grid is one wave of tiles. Compute-bound on the roofline.",
-        True,
-        "honest, refused: the shape named is ignored, k1000's true numbers are checked "
-        "against course-4096's",
     ),
 ]
 
