@@ -201,6 +201,9 @@ class Claim:
     percent_form: str | None = None
     # traffic: "read" or "write" when its clause says only one; None: read + written
     direction: str | None = None
+    # a speedup written the other way round: "cuBLAS is 1.25× faster than my kernel", "my
+    # kernel is 1.25× slower than cuBLAS" (the submission's speedup is 1/value)
+    inverse: bool = False
 
 
 def _value(text: str) -> float:
@@ -222,6 +225,9 @@ class _Mention:
     what: str
 
 
+_PRONOUN = re.compile(r"\bit(?:s|'s)?\b")
+
+
 def _mentions(s: str) -> list[_Mention]:
     taken = list(s)
     found = []
@@ -229,7 +235,19 @@ def _mentions(s: str) -> list[_Mention]:
         for m in pat.finditer("".join(taken)):
             found.append(_Mention(m.start(), m.end(), impl))
             taken[m.start() : m.end()] = " " * (m.end() - m.start())
-    return sorted(found, key=lambda m: m.start)
+    return _resolve_pronouns(s, sorted(found, key=lambda m: m.start))
+
+
+def _resolve_pronouns(s: str, named: list[_Mention]) -> list[_Mention]:
+    """'it'/'its' speaks of the sentence's first-named implementation before it (its
+    grammatical subject: "cuBLAS is faster than my kernel: it reaches ..." is cuBLAS; "my
+    kernel reaches ..., 0.80× cuBLAS; its tensor pipe ..." is mine); none before: dropped."""
+    out = list(named)
+    for m in _PRONOUN.finditer(s):
+        first = next((n for n in named if n.end <= m.start() and n.what != "ceiling"), None)
+        if first is not None:
+            out.append(_Mention(m.start(), m.end(), first.what))
+    return sorted(out, key=lambda m: m.start)
 
 
 def _nearest(ms: list[_Mention], start: int, end: int) -> _Mention | None:
@@ -332,6 +350,8 @@ def read_sentence(sentence: str, shape_names: list[str] | None = None) -> list[C
         if c.quantity in ("speedup", "traffic_ratio", "ratio"):
             c.subject = "submission"
             c.versus = _versus(b, subjects, start, end)
+            if c.quantity == "speedup":
+                _orient(c, b, subjects, start, end)
         else:
             c.subject = _subject(b, subjects, start, end, lo, hi, prev_subject)
             if c.quantity == "intensity" or (c.subject == "ceiling" and c.quantity != "tflops"):
@@ -391,6 +411,28 @@ def _classify(kind: str, before: str, after: str) -> tuple[str, str | None]:
     if cue == "traffic" and _CUES["less"].search(after + before):
         return "traffic_ratio", "less"
     return "percent", None
+
+
+_SLOWER = re.compile(r"\b(?:slower|longer|more time)\b")
+
+
+def _orient(c: Claim, b: str, subjects: list[_Mention], start: int, end: int) -> None:
+    """Whose speedup over whom: the implementation named before the number in its clause
+    (the owner) against the one it is compared with right after it ("than my kernel")."""
+    clause = re.split(r"[,;:(]", b[:start])[-1]
+    first = len(b[:start]) - len(clause)
+    owner = next((m for m in reversed(subjects) if first <= m.start and m.end <= start), None)
+    other = next(
+        (m for m in subjects if end <= m.start <= end + 60 and _COMPARED.search(b[end : m.start])),
+        None,
+    )
+    slower = bool(_SLOWER.search(b[end : end + 30]))
+    baseline_owner = owner is not None and owner.what != "submission"
+    if owner is not None and baseline_owner and other is not None and other.what == "submission":
+        c.versus, c.inverse = owner.what, not slower  # "cuBLAS is 1.25× faster than my kernel"
+        return
+    if slower and (owner is None or owner.what == "submission") and other is not None:
+        c.inverse = other.what != "submission"  # "mine is 1.25× slower than cuBLAS"
 
 
 _COMPARED = re.compile(r"\b(?:than|over|vs\.?|versus|against|compared (?:to|with)|relative to)\b")

@@ -132,6 +132,8 @@ def _claimed(c: Claim, f: Fact) -> float:
     """The claim's value in the fact's terms: '76 % less traffic' is a ratio of 1/(1-0.76),
     '58 % faster' one of 1.58, '0.24× the traffic' one of 1/0.24."""
     v = c.value
+    if c.inverse and v > 0:
+        return 1 / v
     if c.percent_form == "less" and v < 100:
         return 1 / (1 - v / 100)
     if c.percent_form == "more":

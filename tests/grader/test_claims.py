@@ -213,3 +213,32 @@ def test_a_case_name_is_no_number() -> None:
 )
 def test_a_ratio_with_speed_words_is_a_speedup(text: str) -> None:
     assert one(text).quantity == "speedup"
+
+
+@pytest.mark.parametrize(
+    ("text", "versus", "inverse"),
+    [
+        ("cuBLAS is 1.25× faster than my kernel", "torch", True),
+        ("my kernel is 1.25× slower than cuBLAS", "torch", True),
+        ("the naive version is 20× slower than my kernel", "naive", False),
+        ("my kernel is 20× faster than the naive version", "naive", False),
+        ("cuBLAS is 1.25× faster", "torch", False),  # than whom: not said, read as mine
+    ],
+)
+def test_whose_speedup_over_whom(text: str, versus: str, inverse: bool) -> None:
+    c = one(text)
+    assert (c.quantity, c.versus, c.inverse) == ("speedup", versus, inverse)
+
+
+@pytest.mark.parametrize(
+    ("text", "subjects"),
+    [
+        ("cuBLAS is faster than my kernel: it reaches 748 TFLOP/s", ["torch"]),
+        ("my kernel reaches 600 TFLOP/s, 0.8x cuBLAS; its tensor pipe is 76 % busy", None),
+        ("it reaches 3857 GB/s", [None]),  # no antecedent: none named (the submission)
+    ],
+)
+def test_it_is_the_first_named_implementation(text: str, subjects: list[str] | None) -> None:
+    found = [c for c in claims.read(text) if c.quantity not in ("speedup", "ratio")]
+    want = subjects or ["submission"] * len(found)
+    assert [c.subject for c in found] == want

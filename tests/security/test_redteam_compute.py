@@ -231,25 +231,23 @@ EXPLANATIONS = [
         "K = 1000 the grid is one wave of tiles. Compute-bound on the roofline.",
         True,
     ),
-]
-
-# Explanations the checker judges wrongly today (strict xfails; the report lists each).
-EXPLANATIONS_THROUGH = [
     (
         "true-inverse-ratio",
         "cuBLAS is 1.25× faster than my kernel: it reaches 748 TFLOP/s and mine 600 TFLOP/s. "
         "The GEMM is compute-bound on the roofline; my kernel's tile loop lacks TMA "
         "pipelining.",
         True,
-        "honest, refused: '1.25× faster than my kernel' is read as my speedup; 'it' as mine",
     ),
     (
         "my-util-is-cublas-row",
         "My kernel reaches 600 TFLOP/s, 0.80× cuBLAS; its tensor pipe is active 95 % of the "
         "time. Compute-bound on the roofline; tiles.",
         False,
-        "'its tensor pipe is active 95 %' (mine: 76 %) is checked against cuBLAS's row",
     ),
+]
+
+# Explanations the checker judges wrongly today (strict xfails; the report lists each).
+EXPLANATIONS_THROUGH = [
     (
         "true-times-against",
         "My kernel takes 229 µs where cuBLAS takes 184 µs, and reaches 600 TFLOP/s against "
