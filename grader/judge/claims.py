@@ -450,6 +450,37 @@ def _versus(b: str, subjects: list[_Mention], start: int, end: int) -> str | Non
     return min(others, key=lambda m: min(abs(m.start - end), abs(start - m.end))).what
 
 
+_VS_AFTER = re.compile(r"^\s*(?:against|vs\.?|versus|compared (?:to|with)|than)\s+(?:the\s+)?$")
+
+
+def _side_of_comparison(
+    b: str, subjects: list[_Mention], start: int, end: int, hi: int
+) -> str | None:
+    """A number on one side of a comparison the sentence spells out. "600 TFLOP/s against
+    cuBLAS's 748": the number before 'against X' is not X's, it is the other side's. "the naive
+    version moves 134× more than my kernel (35.18 GB against 262 MB)": in a parenthesis after
+    'A ... than B', the first number is A's, the one after the contrast B's."""
+    nxt = next((m for m in subjects if m.start >= end), None)
+    if nxt is not None and nxt.start <= hi and _VS_AFTER.match(b[end : nxt.start]):
+        if nxt.what != "submission":
+            return "submission"
+        before = [m for m in subjects if m.end <= start and m.what != "submission"]
+        return before[-1].what if before else None
+    paren = b.rfind("(", 0, start)
+    if paren < 0 or ")" in b[paren:start]:
+        return None
+    clause_start = max(b.rfind(c, 0, paren) for c in ",;:") + 1
+    pre = b[clause_start:paren]
+    cmp_ = _COMPARED.search(pre)
+    if cmp_ is None:
+        return None
+    a = [m for m in subjects if clause_start <= m.start and m.end <= clause_start + cmp_.start()]
+    z = [m for m in subjects if clause_start + cmp_.end() <= m.start and m.end <= paren]
+    if not a or not z:
+        return None
+    return z[0].what if _CONTRAST.search(b[paren:start]) else a[-1].what
+
+
 def _subject(
     b: str,
     subjects: list[_Mention],
@@ -469,6 +500,9 @@ def _subject(
             if _LINK.match(between) and not _LINK_BREAK.search(between):
                 return m.what
             break
+    side = _side_of_comparison(b, subjects, start, end, hi)
+    if side is not None:
+        return side
     # after a contrast: the other side ("1.0 GB against 241 MB", "from 1.0 GB to 241 MB")
     gap = b[lo:start]
     contrast = _CONTRAST.search(gap) or (

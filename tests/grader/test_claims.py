@@ -242,3 +242,25 @@ def test_it_is_the_first_named_implementation(text: str, subjects: list[str] | N
     found = [c for c in claims.read(text) if c.quantity not in ("speedup", "ratio")]
     want = subjects or ["submission"] * len(found)
     assert [c.subject for c in found] == want
+
+
+@pytest.mark.parametrize(
+    ("text", "subjects"),
+    [
+        ("mine reaches 600 TFLOP/s against cuBLAS's 748 TFLOP/s", ["submission", "torch"]),
+        ("cuBLAS takes 184 µs, and 229 µs against cuBLAS's 184", ["torch", "submission"]),
+        (
+            "the naive version moves 134× more DRAM traffic than my kernel (35.18 GB against "
+            "262 MB)",
+            ["naive", "submission"],
+        ),
+        (
+            "my kernel moves 134× less DRAM traffic than the naive version (262 MB against "
+            "35.18 GB)",
+            ["submission", "naive"],
+        ),
+    ],
+)
+def test_the_sides_of_a_spelled_out_comparison(text: str, subjects: list[str]) -> None:
+    found = [c for c in claims.read(text) if c.quantity not in ("traffic_ratio", "ratio")]
+    assert [c.subject for c in found] == subjects

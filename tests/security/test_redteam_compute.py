@@ -244,19 +244,17 @@ EXPLANATIONS = [
         "time. Compute-bound on the roofline; tiles.",
         False,
     ),
-]
-
-# Explanations the checker judges wrongly today (strict xfails; the report lists each).
-EXPLANATIONS_THROUGH = [
     (
         "true-times-against",
         "My kernel takes 229 µs where cuBLAS takes 184 µs, and reaches 600 TFLOP/s against "
         "cuBLAS's 748 TFLOP/s. Compute-bound on the roofline; my tiles are not pipelined "
         "with TMA.",
         True,
-        "honest, refused: '600 TFLOP/s against cuBLAS's 748' reads 600 as cuBLAS's",
     ),
 ]
+
+# Explanations the checker judges wrongly today (strict xfails; the report lists each).
+EXPLANATIONS_THROUGH = []
 
 
 def _params() -> list[object]:
@@ -317,11 +315,6 @@ ATTENTION = [
         "than the naive version. Compute-bound on the roofline.",
         True,
         id="attn-true-parenthetical-bytes",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="honest, refused: '(35.18 GB against 262 MB)' after 'the naive version "
-            "... than my kernel' gives 35.18 GB to mine and 262 MB to the naive version",
-        ),
     ),
 ]
 
