@@ -195,6 +195,7 @@ class Claim:
     dims: list[int] | None = None
     dtype: str | None = None
     shape_name: str | None = None  # a benchmark case named in the sentence ("k1000-bf16")
+    dim_hint: int | None = None  # one dimension named: "K = 1000", "seq 4096", "head dim 64"
     geomean: bool = False
     negated: bool = False
     # a ratio written as a percentage: "76 % less traffic" (less) or "58 % faster" (more)
@@ -274,6 +275,10 @@ def _case_mentions(s: str, names: list[str]) -> list[_Mention]:
     return sorted(found, key=lambda m: m.start)
 
 
+_DIM_HINT = re.compile(
+    r"(?<![\w.-])(?:[mnkbhd]|seq(?:uence)?(?:[- ]len(?:gth)?)?|head[- ]dim|batch)"
+    r"\s*(?:=|of|:)?\s*(\d{2,})(?![\d.,]*\s*(?:%|×|x\b|tflop|gb|mb|µs|ms))"
+)
 _AT_CASE = re.compile(r"^(?:(?!\band\b)[^,;:\d]){0,30}?\b(?:at|on|for|in|with)\s+(?:the\s+)?$")
 
 
@@ -302,6 +307,7 @@ def read_sentence(sentence: str, shape_names: list[str] | None = None) -> list[C
         key=lambda m: m.start,
     )
     subjects = _mentions(b)
+    dim_hints = [_Mention(m.start(), m.end(), m.group(1)) for m in _DIM_HINT.finditer(b)]
     geomean = bool(_GEOMEAN.search(s))
 
     raw: list[tuple[int, int, float, str, float]] = []  # start, end, value, quantity, factor
@@ -347,6 +353,8 @@ def read_sentence(sentence: str, shape_names: list[str] | None = None) -> list[C
         if dt:
             c.dtype = dt.what
         c.shape_name = _case_of(b, cases, start, end)
+        hint = _nearest(dim_hints, start, end)
+        c.dim_hint = int(hint.what) if hint else None
         if c.quantity in ("speedup", "traffic_ratio", "ratio"):
             c.subject = "submission"
             c.versus = _versus(b, subjects, start, end)

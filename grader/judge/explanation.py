@@ -85,6 +85,8 @@ def _where(c: Claim, cite: Citable) -> str:
         return "the geometric mean over the benchmark shapes"
     if c.shape_name:
         return c.shape_name
+    if c.dim_hint is not None and not c.dims:
+        return f"a shape with a dimension of {c.dim_hint}"
     dims = c.dims or cite.shape
     dtype = c.dtype or (cite.dtype if not c.dims or c.dims == cite.shape else "")
     return facts.shape_text(dims, dtype) + ("" if c.dims or c.dtype else " (the course's shape)")
@@ -98,6 +100,10 @@ def _at_shape(c: Claim, cite: Citable, pool: list[Fact]) -> list[Fact]:
     shaped = [f for f in pool if f.shape_name != facts.GEOMEAN]
     if c.shape_name:  # a case named: its facts only
         return [f for f in shaped if f.shape_name.lower() == c.shape_name]
+    if c.dim_hint is not None and not c.dims:  # "K = 1000": the shapes with that dimension
+        hinted = [f for f in shaped if c.dim_hint in f.shape]
+        if any(c.dim_hint in f.shape for f in cite.facts):
+            return [f for f in hinted if c.dtype is None or f.dtype == c.dtype]
     if not c.dims and not c.dtype:
         here = [f for f in shaped if f.shape_name == cite.shape_name]
         if c.quantity in ("speedup", "ratio"):

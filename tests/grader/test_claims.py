@@ -264,3 +264,16 @@ def test_it_is_the_first_named_implementation(text: str, subjects: list[str] | N
 def test_the_sides_of_a_spelled_out_comparison(text: str, subjects: list[str]) -> None:
     found = [c for c in claims.read(text) if c.quantity not in ("traffic_ratio", "ratio")]
     assert [c.subject for c in found] == subjects
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("with K = 1000 my kernel reaches 203 TFLOP/s", 1000),
+        ("at seq 4096 my kernel takes 900 µs", 4096),
+        ("with BLOCK_K = 64 my kernel reaches 600 TFLOP/s", None),  # a tile size, no dimension
+        ("my kernel reaches 600 TFLOP/s", None),
+    ],
+)
+def test_one_dimension_named_is_a_hint_at_the_shape(text: str, hint: int | None) -> None:
+    assert one(text).dim_hint == hint
