@@ -21,9 +21,14 @@ An explanation is split into sentences. In each, every number with a unit is one
   PyTorch / torch / F.softmax / cuBLAS / cuDNN / SDPA → torch; torch.compile / compiled /
   inductor → compile; materialized → naive; "the (tensor-core) ceiling" → the calibrated
   ceiling (a TFLOP/s figure of it; a percentage "of the ceiling" is the submission's).
-- the shape and dtype: "8192×4096" (x, ×, *), "fp32"/"float32", "bf16", "fp16" named in the
-  sentence, nearest first; "geometric mean" for a speedup over every shape. None named: the
-  course's shape (the checkpoint's first profile shape).
+- "it"/"its": the implementation the sentence names first before it; a speedup written the
+  other way round ("cuBLAS is 1.25× faster than my kernel", "mine is 1.25× slower") is
+  marked `inverse`; "N against X's M": N is the other side's; "A … than B (a against b)": a is
+  A's, b is B's.
+- the shape and dtype: a benchmark case named ("k1000-bf16", read() is given their names),
+  "8192×4096" (x, ×, *), one dimension ("K = 1000", `dim_hint`), "fp32"/"float32", "bf16",
+  "fp16" named in the sentence, nearest first; "geometric mean" for a speedup over every
+  shape. None named: the course's shape (the checkpoint's first profile shape).
 - a negation right before the number ("not 2×", "isn't 300 µs") makes it a claim that the
   measurement is NOT that value.
 """
