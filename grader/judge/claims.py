@@ -39,6 +39,19 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from grader.judge.attribution import (
+    COMPARED,
+    CONTRAST,
+    DIM_HINT,
+    Mention,
+    case_mentions,
+    case_of,
+    nearest,
+    orient,
+    resolve_pronouns,
+    side_of_comparison,
+)
+
 GEOMEAN = "geometric mean"
 
 _ABBREV = re.compile(r"(?:\b(?:vs|e\.g|i\.e|approx|ca|cf|etc|resp|fig)|\b[a-z])\.$", re.I)
@@ -92,11 +105,6 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _LINK = re.compile(r"^\s*(?:\(|\[|for|of|in|by|from|with|on|using|under|at)\b", re.I)
 _LINK_BREAK = re.compile(r"[,;]|\b(?:and|while|whereas|but|against|vs|versus|than)\b")
-_CONTRAST = re.compile(
-    r"\b(?:against|vs\.?|versus|compared (?:to|with)|than|instead of|rather than|down from"
-    r"|up from|whereas|while)\b"
-)
-
 # -- shapes and dtypes ----------------------------------------------------------------------
 
 _SHAPE = re.compile(r"(?<![\d.,])\d{2,}(?:(?:\s*[×*]\s*|x)\d{2,})+(?!\d)")
@@ -224,44 +232,14 @@ def _normalise(sentence: str) -> str:
     return re.sub(r"[\u202f\u2009\u00a0]", " ", s)
 
 
-@dataclass
-class _Mention:
-    start: int
-    end: int
-    what: str
-
-
-_PRONOUN = re.compile(r"\bit(?:s|'s)?\b")
-
-
-def _mentions(s: str) -> list[_Mention]:
+def _mentions(s: str) -> list[Mention]:
     taken = list(s)
     found = []
     for impl, pat in _SUBJECTS:
         for m in pat.finditer("".join(taken)):
-            found.append(_Mention(m.start(), m.end(), impl))
+            found.append(Mention(m.start(), m.end(), impl))
             taken[m.start() : m.end()] = " " * (m.end() - m.start())
-    return _resolve_pronouns(s, sorted(found, key=lambda m: m.start))
-
-
-def _resolve_pronouns(s: str, named: list[_Mention]) -> list[_Mention]:
-    """'it'/'its' speaks of the sentence's first-named implementation before it (its
-    grammatical subject: "cuBLAS is faster than my kernel: it reaches ..." is cuBLAS; "my
-    kernel reaches ..., 0.80× cuBLAS; its tensor pipe ..." is mine); none before: dropped."""
-    out = list(named)
-    for m in _PRONOUN.finditer(s):
-        first = next((n for n in named if n.end <= m.start() and n.what != "ceiling"), None)
-        if first is not None:
-            out.append(_Mention(m.start(), m.end(), first.what))
-    return sorted(out, key=lambda m: m.start)
-
-
-def _nearest(ms: list[_Mention], start: int, end: int) -> _Mention | None:
-    before = [m for m in ms if m.end <= start]
-    if before:
-        return before[-1]
-    after = [m for m in ms if m.start >= end]
-    return after[0] if after else None
+    return resolve_pronouns(s, sorted(found, key=lambda m: m.start))
 
 
 def read(text: str, shape_names: Iterable[str] = ()) -> list[Claim]:
@@ -271,48 +249,22 @@ def read(text: str, shape_names: Iterable[str] = ()) -> list[Claim]:
     return [c for sentence in sentences(text) for c in read_sentence(sentence, names)]
 
 
-def _case_mentions(s: str, names: list[str]) -> list[_Mention]:
-    found: list[_Mention] = []
-    for name in names:  # longest first, so that "large-8192-bf16" is not read as "large-8192"
-        for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", s):
-            if not any(f.start < m.end() and m.start() < f.end for f in found):
-                found.append(_Mention(m.start(), m.end(), name))
-    return sorted(found, key=lambda m: m.start)
-
-
-_DIM_HINT = re.compile(
-    r"(?<![\w.-])(?:[mnkbhd]|seq(?:uence)?(?:[- ]len(?:gth)?)?|head[- ]dim|batch)"
-    r"\s*(?:=|of|:)?\s*(\d{2,})(?![\d.,]*\s*(?:%|×|x\b|tflop|gb|mb|µs|ms))"
-)
-_AT_CASE = re.compile(r"^(?:(?!\band\b)[^,;:\d]){0,30}?\b(?:at|on|for|in|with)\s+(?:the\s+)?$")
-
-
-def _case_of(s: str, cases: list[_Mention], start: int, end: int) -> str | None:
-    """The case a number is at: one linked right after it ("600 TFLOP/s at k1000-bf16"),
-    else the nearest before it, else the nearest after it."""
-    after = [m for m in cases if m.start >= end]
-    if after and _AT_CASE.match(s[end : after[0].start]):
-        return after[0].what
-    near = _nearest(cases, start, end)
-    return near.what if near else None
-
-
 def read_sentence(sentence: str, shape_names: list[str] | None = None) -> list[Claim]:
     s = _normalise(sentence)
-    cases = _case_mentions(s, shape_names or [])
+    cases = case_mentions(s, shape_names or [])
     shapes = [
-        _Mention(m.start(), m.end(), m.group(0)) for m in _SHAPE.finditer(s)
+        Mention(m.start(), m.end(), m.group(0)) for m in _SHAPE.finditer(s)
     ]  # blanked below: 8192×4096 is no ratio
     blank = list(s)
     for m in shapes + cases:
         blank[m.start : m.end] = " " * (m.end - m.start)
     b = "".join(blank)
     dtypes = sorted(
-        (_Mention(m.start(), m.end(), d) for d, pat in _DTYPES for m in pat.finditer(s)),
+        (Mention(m.start(), m.end(), d) for d, pat in _DTYPES for m in pat.finditer(s)),
         key=lambda m: m.start,
     )
     subjects = _mentions(b)
-    dim_hints = [_Mention(m.start(), m.end(), m.group(1)) for m in _DIM_HINT.finditer(b)]
+    dim_hints = [Mention(m.start(), m.end(), m.group(1)) for m in DIM_HINT.finditer(b)]
     geomean = bool(_GEOMEAN.search(s))
 
     raw: list[tuple[int, int, float, str, float]] = []  # start, end, value, quantity, factor
@@ -351,20 +303,21 @@ def read_sentence(sentence: str, shape_names: list[str] | None = None) -> list[C
         if c.quantity == "traffic":
             c.direction = _direction(before + " " + after)
         # the shape and dtype nearest the number
-        near = _nearest(shapes, start, end)
+        near = nearest(shapes, start, end)
         if near:
             c.dims = [int(x) for x in re.findall(r"\d+", near.what)]
-        dt = _nearest(dtypes, start, end)
+        dt = nearest(dtypes, start, end)
         if dt:
             c.dtype = dt.what
-        c.shape_name = _case_of(b, cases, start, end)
-        hint = _nearest(dim_hints, start, end)
+        c.shape_name = case_of(b, cases, start, end)
+        hint = nearest(dim_hints, start, end)
         c.dim_hint = int(hint.what) if hint else None
         if c.quantity in ("speedup", "traffic_ratio", "ratio"):
             c.subject = "submission"
             c.versus = _versus(b, subjects, start, end)
             if c.quantity == "speedup":
-                _orient(c, b, subjects, start, end)
+                way = orient(b, subjects, start, end)
+                c.versus, c.inverse = way.versus or c.versus, way.inverse
         else:
             c.subject = _subject(b, subjects, start, end, lo, hi, prev_subject)
             if c.quantity == "intensity" or (c.subject == "ceiling" and c.quantity != "tflops"):
@@ -426,77 +379,21 @@ def _classify(kind: str, before: str, after: str) -> tuple[str, str | None]:
     return "percent", None
 
 
-_SLOWER = re.compile(r"\b(?:slower|longer|more time)\b")
-
-
-def _orient(c: Claim, b: str, subjects: list[_Mention], start: int, end: int) -> None:
-    """Whose speedup over whom: the implementation named before the number in its clause
-    (the owner) against the one it is compared with right after it ("than my kernel")."""
-    clause = re.split(r"[,;:(]", b[:start])[-1]
-    first = len(b[:start]) - len(clause)
-    owner = next((m for m in reversed(subjects) if first <= m.start and m.end <= start), None)
-    other = next(
-        (m for m in subjects if end <= m.start <= end + 60 and _COMPARED.search(b[end : m.start])),
-        None,
-    )
-    slower = bool(_SLOWER.search(b[end : end + 30]))
-    baseline_owner = owner is not None and owner.what != "submission"
-    if owner is not None and baseline_owner and other is not None and other.what == "submission":
-        c.versus, c.inverse = owner.what, not slower  # "cuBLAS is 1.25× faster than my kernel"
-        return
-    if slower and (owner is None or owner.what == "submission") and other is not None:
-        c.inverse = other.what != "submission"  # "mine is 1.25× slower than cuBLAS"
-
-
-_COMPARED = re.compile(r"\b(?:than|over|vs\.?|versus|against|compared (?:to|with)|relative to)\b")
-
-
-def _versus(b: str, subjects: list[_Mention], start: int, end: int) -> str | None:
+def _versus(b: str, subjects: list[Mention], start: int, end: int) -> str | None:
     """A ratio's baseline: the one compared with right after it ("faster than torch"), else
     the baseline named nearest to it."""
     others = [m for m in subjects if m.what not in ("submission", "ceiling")]
     for m in others:
-        if end <= m.start <= end + 60 and _COMPARED.search(b[end : m.start]):
+        if end <= m.start <= end + 60 and COMPARED.search(b[end : m.start]):
             return m.what
     if not others:
         return None
     return min(others, key=lambda m: min(abs(m.start - end), abs(start - m.end))).what
 
 
-_VS_AFTER = re.compile(r"^\s*(?:against|vs\.?|versus|compared (?:to|with)|than)\s+(?:the\s+)?$")
-
-
-def _side_of_comparison(
-    b: str, subjects: list[_Mention], start: int, end: int, hi: int
-) -> str | None:
-    """A number on one side of a comparison the sentence spells out. "600 TFLOP/s against
-    cuBLAS's 748": the number before 'against X' is not X's, it is the other side's. "the naive
-    version moves 134× more than my kernel (35.18 GB against 262 MB)": in a parenthesis after
-    'A ... than B', the first number is A's, the one after the contrast B's."""
-    nxt = next((m for m in subjects if m.start >= end), None)
-    if nxt is not None and nxt.start <= hi and _VS_AFTER.match(b[end : nxt.start]):
-        if nxt.what != "submission":
-            return "submission"
-        before = [m for m in subjects if m.end <= start and m.what != "submission"]
-        return before[-1].what if before else None
-    paren = b.rfind("(", 0, start)
-    if paren < 0 or ")" in b[paren:start]:
-        return None
-    clause_start = max(b.rfind(c, 0, paren) for c in ",;:") + 1
-    pre = b[clause_start:paren]
-    cmp_ = _COMPARED.search(pre)
-    if cmp_ is None:
-        return None
-    a = [m for m in subjects if clause_start <= m.start and m.end <= clause_start + cmp_.start()]
-    z = [m for m in subjects if clause_start + cmp_.end() <= m.start and m.end <= paren]
-    if not a or not z:
-        return None
-    return z[0].what if _CONTRAST.search(b[paren:start]) else a[-1].what
-
-
 def _subject(
     b: str,
-    subjects: list[_Mention],
+    subjects: list[Mention],
     start: int,
     end: int,
     lo: int,
@@ -513,12 +410,12 @@ def _subject(
             if _LINK.match(between) and not _LINK_BREAK.search(between):
                 return m.what
             break
-    side = _side_of_comparison(b, subjects, start, end, hi)
+    side = side_of_comparison(b, subjects, start, end, hi)
     if side is not None:
         return side
     # after a contrast: the other side ("1.0 GB against 241 MB", "from 1.0 GB to 241 MB")
     gap = b[lo:start]
-    contrast = _CONTRAST.search(gap) or (
+    contrast = CONTRAST.search(gap) or (
         re.search(r"\bto\b", gap) if re.search(r"\bfrom\b", b[max(0, lo - 60) : lo]) else None
     )
     if contrast and prev is not None:
@@ -534,6 +431,6 @@ def _subject(
         return before[-1].what
     after = [m for m in subjects if m.start >= end]
     between = b[end : after[0].start] if after else ""
-    if after and not re.search(r"[,;]", between) and not _CONTRAST.search(between):
+    if after and not re.search(r"[,;]", between) and not CONTRAST.search(between):
         return after[0].what
     return None  # none named, or only what it is compared with: the submission
