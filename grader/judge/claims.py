@@ -21,9 +21,14 @@ An explanation is split into sentences. In each, every number with a unit is one
   PyTorch / torch / F.softmax / cuBLAS / cuDNN / SDPA → torch; torch.compile / compiled /
   inductor → compile; materialized → naive; "the (tensor-core) ceiling" → the calibrated
   ceiling (a TFLOP/s figure of it; a percentage "of the ceiling" is the submission's).
-- the shape and dtype: "8192×4096" (x, ×, *), "fp32"/"float32", "bf16", "fp16" named in the
-  sentence, nearest first; "geometric mean" for a speedup over every shape. None named: the
-  course's shape (the checkpoint's first profile shape).
+- "it"/"its": the implementation the sentence names first before it; a speedup written the
+  other way round ("cuBLAS is 1.25× faster than my kernel", "mine is 1.25× slower") is
+  marked `inverse`; "N against X's M": N is the other side's; "A … than B (a against b)": a is
+  A's, b is B's.
+- the shape and dtype: a benchmark case named ("k1000-bf16", read() is given their names),
+  "8192×4096" (x, ×, *), one dimension ("K = 1000", `dim_hint`), "fp32"/"float32", "bf16",
+  "fp16" named in the sentence, nearest first; "geometric mean" for a speedup over every
+  shape. None named: the course's shape (the checkpoint's first profile shape).
 - a negation right before the number ("not 2×", "isn't 300 µs") makes it a claim that the
   measurement is NOT that value.
 """
@@ -31,7 +36,21 @@ An explanation is split into sentences. In each, every number with a unit is one
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from grader.judge.attribution import (
+    COMPARED,
+    CONTRAST,
+    DIM_HINT,
+    Mention,
+    case_mentions,
+    case_of,
+    nearest,
+    orient,
+    resolve_pronouns,
+    side_of_comparison,
+)
 
 GEOMEAN = "geometric mean"
 
@@ -86,11 +105,6 @@ _SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _LINK = re.compile(r"^\s*(?:\(|\[|for|of|in|by|from|with|on|using|under|at)\b", re.I)
 _LINK_BREAK = re.compile(r"[,;]|\b(?:and|while|whereas|but|against|vs|versus|than)\b")
-_CONTRAST = re.compile(
-    r"\b(?:against|vs\.?|versus|compared (?:to|with)|than|instead of|rather than|down from"
-    r"|up from|whereas|while)\b"
-)
-
 # -- shapes and dtypes ----------------------------------------------------------------------
 
 _SHAPE = re.compile(r"(?<![\d.,])\d{2,}(?:(?:\s*[×*]\s*|x)\d{2,})+(?!\d)")
@@ -163,7 +177,7 @@ _UNIT_PARTS = [(re.compile(f"(?:{u})$"), q, f) for u, q, f in _UNITS]
 
 _CUES: dict[str, re.Pattern[str]] = {
     "speed": re.compile(
-        r"\b(?:faster|slower|speed[- ]?ups?|speed up|quicker|time|times|longer|wins?|beats?"
+        r"\b(?:faster|slower|speed[- ]?ups?|speed up|speed|quicker|time|times|longer|wins?|beats?"
         r"|outperforms?|runtime|latency|sooner)\b"
     ),
     "traffic": re.compile(
@@ -193,12 +207,17 @@ class Claim:
     versus: str | None = None  # a ratio's baseline; None: none named
     dims: list[int] | None = None
     dtype: str | None = None
+    shape_name: str | None = None  # a benchmark case named in the sentence ("k1000-bf16")
+    dim_hint: int | None = None  # one dimension named: "K = 1000", "seq 4096", "head dim 64"
     geomean: bool = False
     negated: bool = False
     # a ratio written as a percentage: "76 % less traffic" (less) or "58 % faster" (more)
     percent_form: str | None = None
     # traffic: "read" or "write" when its clause says only one; None: read + written
     direction: str | None = None
+    # a speedup written the other way round: "cuBLAS is 1.25× faster than my kernel", "my
+    # kernel is 1.25× slower than cuBLAS" (the submission's speedup is 1/value)
+    inverse: bool = False
 
 
 def _value(text: str) -> float:
@@ -213,50 +232,39 @@ def _normalise(sentence: str) -> str:
     return re.sub(r"[\u202f\u2009\u00a0]", " ", s)
 
 
-@dataclass
-class _Mention:
-    start: int
-    end: int
-    what: str
-
-
-def _mentions(s: str) -> list[_Mention]:
+def _mentions(s: str) -> list[Mention]:
     taken = list(s)
     found = []
     for impl, pat in _SUBJECTS:
         for m in pat.finditer("".join(taken)):
-            found.append(_Mention(m.start(), m.end(), impl))
+            found.append(Mention(m.start(), m.end(), impl))
             taken[m.start() : m.end()] = " " * (m.end() - m.start())
-    return sorted(found, key=lambda m: m.start)
+    return resolve_pronouns(s, sorted(found, key=lambda m: m.start))
 
 
-def _nearest(ms: list[_Mention], start: int, end: int) -> _Mention | None:
-    before = [m for m in ms if m.end <= start]
-    if before:
-        return before[-1]
-    after = [m for m in ms if m.start >= end]
-    return after[0] if after else None
+def read(text: str, shape_names: Iterable[str] = ()) -> list[Claim]:
+    """Every claim of every sentence, in order. `shape_names`: the benchmark cases a sentence
+    may name ("k1000-bf16"); a claim near one is at that case."""
+    names = sorted({n.lower() for n in shape_names if n}, key=len, reverse=True)
+    return [c for sentence in sentences(text) for c in read_sentence(sentence, names)]
 
 
-def read(text: str) -> list[Claim]:
-    """Every claim of every sentence, in order."""
-    return [c for sentence in sentences(text) for c in read_sentence(sentence)]
-
-
-def read_sentence(sentence: str) -> list[Claim]:
+def read_sentence(sentence: str, shape_names: list[str] | None = None) -> list[Claim]:
     s = _normalise(sentence)
+    cases = case_mentions(s, shape_names or [])
     shapes = [
-        _Mention(m.start(), m.end(), m.group(0)) for m in _SHAPE.finditer(s)
+        Mention(m.start(), m.end(), m.group(0)) for m in _SHAPE.finditer(s)
     ]  # blanked below: 8192×4096 is no ratio
     blank = list(s)
-    for m in shapes:
+    for m in shapes + cases:
         blank[m.start : m.end] = " " * (m.end - m.start)
     b = "".join(blank)
     dtypes = sorted(
-        (_Mention(m.start(), m.end(), d) for d, pat in _DTYPES for m in pat.finditer(s)),
+        (Mention(m.start(), m.end(), d) for d, pat in _DTYPES for m in pat.finditer(s)),
         key=lambda m: m.start,
     )
     subjects = _mentions(b)
+    dim_hints = [Mention(m.start(), m.end(), m.group(1)) for m in DIM_HINT.finditer(b)]
     geomean = bool(_GEOMEAN.search(s))
 
     raw: list[tuple[int, int, float, str, float]] = []  # start, end, value, quantity, factor
@@ -295,15 +303,21 @@ def read_sentence(sentence: str) -> list[Claim]:
         if c.quantity == "traffic":
             c.direction = _direction(before + " " + after)
         # the shape and dtype nearest the number
-        near = _nearest(shapes, start, end)
+        near = nearest(shapes, start, end)
         if near:
             c.dims = [int(x) for x in re.findall(r"\d+", near.what)]
-        dt = _nearest(dtypes, start, end)
+        dt = nearest(dtypes, start, end)
         if dt:
             c.dtype = dt.what
+        c.shape_name = case_of(b, cases, start, end)
+        hint = nearest(dim_hints, start, end)
+        c.dim_hint = int(hint.what) if hint else None
         if c.quantity in ("speedup", "traffic_ratio", "ratio"):
             c.subject = "submission"
             c.versus = _versus(b, subjects, start, end)
+            if c.quantity == "speedup":
+                way = orient(b, subjects, start, end)
+                c.versus, c.inverse = way.versus or c.versus, way.inverse
         else:
             c.subject = _subject(b, subjects, start, end, lo, hi, prev_subject)
             if c.quantity == "intensity" or (c.subject == "ceiling" and c.quantity != "tflops"):
@@ -365,15 +379,12 @@ def _classify(kind: str, before: str, after: str) -> tuple[str, str | None]:
     return "percent", None
 
 
-_COMPARED = re.compile(r"\b(?:than|over|vs\.?|versus|against|compared (?:to|with)|relative to)\b")
-
-
-def _versus(b: str, subjects: list[_Mention], start: int, end: int) -> str | None:
+def _versus(b: str, subjects: list[Mention], start: int, end: int) -> str | None:
     """A ratio's baseline: the one compared with right after it ("faster than torch"), else
     the baseline named nearest to it."""
     others = [m for m in subjects if m.what not in ("submission", "ceiling")]
     for m in others:
-        if end <= m.start <= end + 60 and _COMPARED.search(b[end : m.start]):
+        if end <= m.start <= end + 60 and COMPARED.search(b[end : m.start]):
             return m.what
     if not others:
         return None
@@ -382,7 +393,7 @@ def _versus(b: str, subjects: list[_Mention], start: int, end: int) -> str | Non
 
 def _subject(
     b: str,
-    subjects: list[_Mention],
+    subjects: list[Mention],
     start: int,
     end: int,
     lo: int,
@@ -399,9 +410,12 @@ def _subject(
             if _LINK.match(between) and not _LINK_BREAK.search(between):
                 return m.what
             break
+    side = side_of_comparison(b, subjects, start, end, hi)
+    if side is not None:
+        return side
     # after a contrast: the other side ("1.0 GB against 241 MB", "from 1.0 GB to 241 MB")
     gap = b[lo:start]
-    contrast = _CONTRAST.search(gap) or (
+    contrast = CONTRAST.search(gap) or (
         re.search(r"\bto\b", gap) if re.search(r"\bfrom\b", b[max(0, lo - 60) : lo]) else None
     )
     if contrast and prev is not None:
@@ -417,6 +431,6 @@ def _subject(
         return before[-1].what
     after = [m for m in subjects if m.start >= end]
     between = b[end : after[0].start] if after else ""
-    if after and not re.search(r"[,;]", between) and not _CONTRAST.search(between):
+    if after and not re.search(r"[,;]", between) and not CONTRAST.search(between):
         return after[0].what
     return None  # none named, or only what it is compared with: the submission

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from grader.gpu import nsight
-from grader.judge import explanation, facts, rubric
+from grader.judge import claims, explanation, facts, rubric
 from grader.judge.report import render
 from grader.models import (
     BenchmarkResult,
@@ -305,3 +305,26 @@ def test_profile_shapes_default_to_the_first_benchmark_shape_and_must_exist() ->
     data["profile_shapes"] = ["no-such-shape"]
     with pytest.raises(ValueError, match="profile_shapes names no benchmark shape"):
         CheckpointDef.model_validate(data)
+
+
+def test_a_number_at_a_named_case_is_checked_at_that_case_only() -> None:
+    result = _result()
+    cite = result.citable
+    assert cite is not None
+    other = next(f for f in cite.facts if f.shape_name not in (cite.shape_name, facts.GEOMEAN))
+    here = next(
+        f
+        for f in cite.facts
+        if f.shape_name == cite.shape_name
+        and f.quantity == other.quantity
+        and f.impl == other.impl
+        and f.label == other.label
+        and f.versus == other.versus
+        and abs(f.value - other.value) > 0.3 * abs(other.value)
+    )
+    # the course shape's value, claimed at the other case by name: refused
+    c = claims.read(f"at {other.shape_name} it is {here.text}", [other.shape_name])
+    assert len(c) == 1
+    record = explanation.check_claim(c[0], cite, RUBRIC)
+    assert not record["ok"], record
+    assert record["shape"] == other.shape_name.lower()

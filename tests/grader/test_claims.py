@@ -177,3 +177,103 @@ def test_sentences_split_at_full_stops_but_not_inside_numbers_or_names() -> None
         "The naive version vs. mine: 1.0 GB!",
         "It takes 69.6 µs",
     ]
+
+
+# -- which case a number is at, and speed words (the red-team pass of 2026-12-01) -------------
+
+CASES = ["course-4096-bf16", "k1000-bf16", "large-8192-bf16", "large-8192"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cases"),
+    [
+        ("At k1000-bf16 my kernel reaches 203 TFLOP/s, 0.32× cuBLAS", ["k1000-bf16"] * 2),
+        (
+            "My kernel reaches 600 TFLOP/s at large-8192-bf16 and 0.80x cuBLAS at k1000-bf16",
+            ["large-8192-bf16", "k1000-bf16"],
+        ),
+        ("on large-8192 my kernel reaches 600 TFLOP/s", ["large-8192"]),
+        ("my kernel reaches 600 TFLOP/s", [None]),
+        ("at k1000-bf16x my kernel reaches 600 TFLOP/s", [None]),  # not a case's name
+    ],
+)
+def test_a_number_is_at_the_case_named_nearest_it(text: str, cases: list[str | None]) -> None:
+    found = claims.read(text, CASES)
+    assert [c.shape_name for c in found] == cases
+
+
+def test_a_case_name_is_no_number() -> None:
+    found = claims.read("At large-8192-bf16 my kernel reaches 600 TFLOP/s", CASES)
+    assert [(c.quantity, c.value) for c in found] == [("tflops", 600.0)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["it runs at 0.93× the speed of cuBLAS", "my kernel is 0.8x cuBLAS's speed"],
+)
+def test_a_ratio_with_speed_words_is_a_speedup(text: str) -> None:
+    assert one(text).quantity == "speedup"
+
+
+@pytest.mark.parametrize(
+    ("text", "versus", "inverse"),
+    [
+        ("cuBLAS is 1.25× faster than my kernel", "torch", True),
+        ("my kernel is 1.25× slower than cuBLAS", "torch", True),
+        ("the naive version is 20× slower than my kernel", "naive", False),
+        ("my kernel is 20× faster than the naive version", "naive", False),
+        ("cuBLAS is 1.25× faster", "torch", False),  # than whom: not said, read as mine
+    ],
+)
+def test_whose_speedup_over_whom(text: str, versus: str, inverse: bool) -> None:
+    c = one(text)
+    assert (c.quantity, c.versus, c.inverse) == ("speedup", versus, inverse)
+
+
+@pytest.mark.parametrize(
+    ("text", "subjects"),
+    [
+        ("cuBLAS is faster than my kernel: it reaches 748 TFLOP/s", ["torch"]),
+        ("my kernel reaches 600 TFLOP/s, 0.8x cuBLAS; its tensor pipe is 76 % busy", None),
+        ("it reaches 3857 GB/s", [None]),  # no antecedent: none named (the submission)
+    ],
+)
+def test_it_is_the_first_named_implementation(text: str, subjects: list[str] | None) -> None:
+    found = [c for c in claims.read(text) if c.quantity not in ("speedup", "ratio")]
+    want = subjects or ["submission"] * len(found)
+    assert [c.subject for c in found] == want
+
+
+@pytest.mark.parametrize(
+    ("text", "subjects"),
+    [
+        ("mine reaches 600 TFLOP/s against cuBLAS's 748 TFLOP/s", ["submission", "torch"]),
+        ("cuBLAS takes 184 µs, and 229 µs against cuBLAS's 184", ["torch", "submission"]),
+        (
+            "the naive version moves 134× more DRAM traffic than my kernel (35.18 GB against "
+            "262 MB)",
+            ["naive", "submission"],
+        ),
+        (
+            "my kernel moves 134× less DRAM traffic than the naive version (262 MB against "
+            "35.18 GB)",
+            ["submission", "naive"],
+        ),
+    ],
+)
+def test_the_sides_of_a_spelled_out_comparison(text: str, subjects: list[str]) -> None:
+    found = [c for c in claims.read(text) if c.quantity not in ("traffic_ratio", "ratio")]
+    assert [c.subject for c in found] == subjects
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("with K = 1000 my kernel reaches 203 TFLOP/s", 1000),
+        ("at seq 4096 my kernel takes 900 µs", 4096),
+        ("with BLOCK_K = 64 my kernel reaches 600 TFLOP/s", None),  # a tile size, no dimension
+        ("my kernel reaches 600 TFLOP/s", None),
+    ],
+)
+def test_one_dimension_named_is_a_hint_at_the_shape(text: str, hint: int | None) -> None:
+    assert one(text).dim_hint == hint

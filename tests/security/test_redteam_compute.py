@@ -200,53 +200,48 @@ EXPLANATIONS = [
         "the roofline; tiles.",
         False,
     ),
-]
-
-# Explanations the checker judges wrongly today (strict xfails; the report lists each).
-EXPLANATIONS_THROUGH = [
-    (
-        "true-inverse-ratio",
-        "cuBLAS is 1.25× faster than my kernel: it reaches 748 TFLOP/s and mine 600 TFLOP/s. "
-        "The GEMM is compute-bound on the roofline; my kernel's tile loop lacks TMA "
-        "pipelining.",
-        True,
-        "honest, refused: '1.25× faster than my kernel' is read as my speedup; 'it' as mine",
-    ),
     (
         "named-wrong-shape",
         "At k1000-bf16 my kernel reaches 600 TFLOP/s, 0.80× cuBLAS. Compute-bound on the "
         "roofline; tile.",
         False,
-        "the shape named is ignored: course-4096's numbers pass for k1000 (203 TFLOP/s, 0.32x)",
     ),
     (
         "numbers-at-other-shapes",
         "My kernel reaches 600 TFLOP/s at large-8192-bf16 and 0.80x cuBLAS at k1000-bf16. "
         "Compute-bound on the roofline; tile.",
         False,
-        "the shapes named are ignored (large-8192: 624 TFLOP/s; k1000: 0.32x)",
     ),
     (
         "ceiling-for-compute-claim",
         "The tensor-core ceiling is 756 TFLOP/s and the GEMM is compute-bound on the roofline; "
         "cuBLAS uses TMA and tiles. My kernel is 0.80x cuBLAS.",
         False,
-        "the GPU's ceiling satisfies the 'compute' claim: neither my TFLOP/s nor cuBLAS's",
     ),
     (
         "false-speed-as-traffic-ratio",
         "My kernel reaches 600 TFLOP/s, 0.80× cuBLAS. With its tiles it runs at 0.93× the "
         "speed of cuBLAS on the roofline's compute-bound side.",
         False,
-        "'runs at 0.93× the speed of cuBLAS' (measured 0.80x) is checked against the DRAM "
-        "traffic ratio, 0.81x, and passes",
+    ),
+    (
+        "true-k1000-row",
+        "At k1000-bf16 my kernel reaches only 203 TFLOP/s, 0.32× cuBLAS's 634 TFLOP/s: with "
+        "K = 1000 the grid is one wave of tiles. Compute-bound on the roofline.",
+        True,
+    ),
+    (
+        "true-inverse-ratio",
+        "cuBLAS is 1.25× faster than my kernel: it reaches 748 TFLOP/s and mine 600 TFLOP/s. "
+        "The GEMM is compute-bound on the roofline; my kernel's tile loop lacks TMA "
+        "pipelining.",
+        True,
     ),
     (
         "my-util-is-cublas-row",
         "My kernel reaches 600 TFLOP/s, 0.80× cuBLAS; its tensor pipe is active 95 % of the "
         "time. Compute-bound on the roofline; tiles.",
         False,
-        "'its tensor pipe is active 95 %' (mine: 76 %) is checked against cuBLAS's row",
     ),
     (
         "true-times-against",
@@ -254,17 +249,29 @@ EXPLANATIONS_THROUGH = [
         "cuBLAS's 748 TFLOP/s. Compute-bound on the roofline; my tiles are not pipelined "
         "with TMA.",
         True,
-        "honest, refused: '600 TFLOP/s against cuBLAS's 748' reads 600 as cuBLAS's",
     ),
     (
-        "true-k1000-row",
-        "At k1000-bf16 my kernel reaches only 203 TFLOP/s, 0.32× cuBLAS's 634 TFLOP/s: with "
-        "K = 1000 the grid is one wave of tiles. Compute-bound on the roofline.",
+        "dimension-named-wrong-numbers",
+        "With K = 1000 my kernel reaches 600 TFLOP/s, 0.80× cuBLAS. Compute-bound on the "
+        "roofline; tile.",
+        False,
+    ),
+    (
+        "true-dimension-named",
+        "With K = 1000 my kernel reaches 203 TFLOP/s, 0.32× cuBLAS's 634 TFLOP/s. "
+        "Compute-bound on the roofline; one wave of tiles.",
         True,
-        "honest, refused: the shape named is ignored, k1000's true numbers are checked "
-        "against course-4096's",
+    ),
+    (
+        "true-slower-than",
+        "My kernel is 1.25× slower than cuBLAS: it reaches 600 TFLOP/s, cuBLAS 748 TFLOP/s. "
+        "Compute-bound on the roofline; my tiles lack TMA pipelining.",
+        True,
     ),
 ]
+
+# Explanations the checker judges wrongly today (strict xfails; the report lists each).
+EXPLANATIONS_THROUGH: list[tuple[str, str, bool, str]] = []
 
 
 def _params() -> list[object]:
@@ -325,11 +332,6 @@ ATTENTION = [
         "than the naive version. Compute-bound on the roofline.",
         True,
         id="attn-true-parenthetical-bytes",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="honest, refused: '(35.18 GB against 262 MB)' after 'the naive version "
-            "... than my kernel' gives 35.18 GB to mine and 262 MB to the naive version",
-        ),
     ),
 ]
 
