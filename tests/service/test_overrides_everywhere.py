@@ -73,6 +73,9 @@ def test_an_override_reads_the_same_in_the_json_the_cli_and_the_pages(  # type: 
     assert (row["level"], row["graded_level"], row["override"]) == (2, 1, o)
     [entry] = client.get("/api/leaderboard/c3a-softmax", headers=prof_h).json()["boards"]["cpu"]
     assert (entry["level"], entry["graded_level"], entry["override"]) == (2, 1, o)
+    csv = client.get("/api/export/c3a-softmax.csv", headers=prof_h).text.splitlines()
+    header, [line] = csv[0].split(","), [r for r in csv[1:] if r.startswith("ann,")]
+    assert line.split(",")[header.index("best_level")] == "2", csv
 
     status = kgrade(server, ann, "status", str(sid))
     assert status.returncode == 0, status.stderr
