@@ -17,6 +17,9 @@ SUMMARIES: dict[tuple[str, str], str] = {
     ("GET", "/api/submissions"): "List submissions (yours; instructors: everyone's, filtered)",
     ("GET", "/api/submissions/{submission_id}"): "Read a submission and its grade",
     ("POST", "/api/submissions/{submission_id}/override"): "Override a submission's level",
+    ("POST", "/api/submissions/{submission_id}/explanation/decision"): (
+        "Accept or refuse a submission's explanation"
+    ),
     ("GET", "/api/submissions/{submission_id}/overrides"): "List a submission's level overrides",
     ("GET", "/api/submissions/{submission_id}/results"): "Every grading of a submission",
     ("POST", "/api/submissions/{submission_id}/evidence"): "Ask for level 4 with a link",
@@ -25,6 +28,7 @@ SUMMARIES: dict[tuple[str, str], str] = {
     ("POST", "/api/checkpoints"): "Upload a checkpoint to validate and install (admins)",
     ("GET", "/api/checkpoints/{checkpoint_id}"): "Read a checkpoint",
     ("PATCH", "/api/checkpoints/{checkpoint_id}"): "Open or close a checkpoint (admins)",
+    ("PUT", "/api/checkpoints/order"): "Set the course's order of checkpoints (admins)",
     ("GET", "/api/checkpoints/validations/{validation_id}"): "Follow a checkpoint's validation",
     ("GET", "/api/checkpoints/{checkpoint_id}/versions"): "A checkpoint's versions (staff)",
     ("GET", "/api/checkpoints/{checkpoint_id}/versions/{version}"): "One version's files (staff)",
@@ -33,6 +37,7 @@ SUMMARIES: dict[tuple[str, str], str] = {
     ("DELETE", "/api/checkpoints/{checkpoint_id}/deadline"): "Clear a deadline set here",
     ("GET", "/api/leaderboard/{checkpoint}"): "The leaderboard, one board per GPU model",
     ("GET", "/api/export/{checkpoint}.csv"): "The grades as CSV, one line per student",
+    ("GET", "/api/export.csv"): "The course's gradebook as CSV, one line per student",
     ("POST", "/api/regrades"): "Regrade submissions with the current checkpoint version",
     ("GET", "/api/regrades"): "List regrades (staff)",
     ("GET", "/api/regrades/{regrade_id}"): "Follow a regrade's progress",

@@ -56,7 +56,7 @@ _MEANING = {
     403: "Your role may not do this.",
     404: "No such thing, or not yours to see.",
     409: "Not possible in its current state.",
-    413: "The source is over 256 KiB.",
+    413: "The source is over 256 KiB, or the explanation over 64 KiB.",
     422: "The request does not match the schema.",
     429: "Over the hourly quota; Retry-After says when to try again.",
     503: "The database or the grading queue is unavailable; nothing was changed.",
@@ -85,14 +85,19 @@ def install(app: FastAPI, error_page: ErrorPage) -> None:
         return error_page(request, err.status, err.message)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        return JSONResponse({"error": f"{where or 'request'}: {first.get('msg', 'invalid')}"}, 422)
+        message = f"{where or 'request'}: {first.get('msg', 'invalid')}"
+        if request.url.path.startswith("/api/") or request.url.path == "/metrics":
+            return JSONResponse({"error": message}, 422)
+        return error_page(request, 422, message)  # a form's malformed field: the error page
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, exc.status_code, headers=exc.headers)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        if request.url.path.startswith("/api/") or exc.status_code in (404, 405):
+            return JSONResponse({"error": str(exc.detail)}, exc.status_code, headers=exc.headers)
+        return error_page(request, exc.status_code, str(exc.detail))  # e.g. a form over 1 MiB
 
     @app.exception_handler(OperationalError)
     async def _db_down(_: Request, exc: OperationalError) -> JSONResponse:

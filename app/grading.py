@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from app.settings import Settings
 from grader import GradeOptions, Limits, resolve_device
+
+
+def cache_dir(s: Settings) -> Path:
+    """Where the compile check and the calibration keep their caches: the home of a deployment
+    (made by `kgrade serve` or a worker), else the user's cache folder, so that grading or
+    validating a folder on a laptop never creates a home where it ran."""
+    if s.home.is_dir():
+        return s.home
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kgrade"
 
 
 def options(
@@ -35,6 +46,6 @@ def options(
         explanation=explanation,
         profile=profile,
         check_on_gpu=s.check_on_gpu,
-        cache_dir=s.home,
+        cache_dir=cache_dir(s),
         report_dir=report_dir,
     )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
@@ -10,6 +13,7 @@ from app import apisummaries, errors
 from app.checkpoints.router import router as checkpoints_api
 from app.deadlines.router import router as deadlines_api
 from app.health.router import router as health_api
+from app.jobs.celery_app import celery_app
 from app.leaderboard.router import router as leaderboard_api
 from app.metrics.router import router as metrics_api
 from app.regrades.router import router as regrades_api
@@ -19,6 +23,7 @@ from app.users.router import router as users_api
 from app.web import apidocs
 from app.web import checkpoints as checkpoint_pages
 from app.web import deadlines as deadline_pages
+from app.web import explanations as explanation_pages
 from app.web import home as home_pages
 from app.web import leaderboard as leaderboard_pages
 from app.web import regrades as regrade_pages
@@ -27,6 +32,7 @@ from app.web import similarity as similarity_pages
 from app.web import submissions as submission_pages
 from app.web import users as user_pages
 from app.web.auth import NotSignedIn
+from app.web.headers import SecurityHeaders
 from app.web.templating import HERE, error_page
 
 API = (
@@ -50,11 +56,20 @@ PAGES = (
     similarity_pages,
     apidocs,
     regrade_pages,
+    explanation_pages,
 )
+
+
+@asynccontextmanager
+async def _started(_: FastAPI) -> AsyncIterator[None]:
+    """Before the first request: the Celery application, built once (no request races to)."""
+    celery_app()
+    yield
 
 
 def create_app() -> FastAPI:
     app = FastAPI(
+        lifespan=_started,
         title="kgrade",
         version="0.1.0",
         description="Auto-grading of Triton kernels against PyTorch.",
@@ -70,6 +85,7 @@ def create_app() -> FastAPI:
     app.include_router(metrics_api)
     apisummaries.install(app)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(NotSignedIn)
     async def _signin(_: Request, __: NotSignedIn) -> RedirectResponse:

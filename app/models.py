@@ -14,7 +14,6 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
-    DateTime,
     Float,
     ForeignKey,
     Index,
@@ -26,7 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.db import Base
+from app.db import Base, UTCDateTime
 
 
 def now() -> datetime:
@@ -66,10 +65,10 @@ class Leased:
     status: Mapped[str] = mapped_column(String(10), default=Status.QUEUED)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    lease_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    enqueued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    lease_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    enqueued_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
 class User(Base):
@@ -81,14 +80,14 @@ class User(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), unique=True)
     role: Mapped[str] = mapped_column(String(20), default=Role.STUDENT)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
     email: Mapped[str | None] = mapped_column(String(254), unique=True, nullable=True)
     # A course's section or group (from the roster), for filtering boards.
     section: Mapped[str | None] = mapped_column(String(100), nullable=True, index=True)
     # argon2id (app/core/security.py); None until the invite link is used.
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     # A disabled user can neither sign in nor use a token nor a session made before.
-    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    disabled_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # In every session cookie; bumped by a reset, a disable or a new password, which ends the
     # sessions made before.
     session_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -104,7 +103,7 @@ class ApiToken(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(100))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
 
 
 class Invite(Base):
@@ -116,9 +115,9 @@ class Invite(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
 class SigninFailure(Base):
@@ -129,6 +128,7 @@ class SigninFailure(Base):
     __table_args__ = (
         Index("ix_signin_failures_user_at", "user_id", "at"),
         Index("ix_signin_failures_address_at", "address", "at"),
+        Index("ix_signin_failures_login_at", "login", "at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -136,7 +136,26 @@ class SigninFailure(Base):
         ForeignKey("users.id", ondelete="CASCADE"), nullable=True
     )
     address: Mapped[str] = mapped_column(String(64))
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # what the per-account limit counts: "user:<id>" for an account, "name:<login>" for a
+    # name (or email) no account has, so that an unknown name is limited like a known one
+    login: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
+
+
+class WebSession(Base):
+    """A browser's session, server-side: the cookie names it by a random id (kept only as its
+    SHA-256); signing out ends it, and so do a reset, a disable or a new password (the user's
+    session_version), and its expiry."""
+
+    __tablename__ = "web_sessions"
+    __table_args__ = (Index("ix_web_sessions_user_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    id_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class Submission(Leased, Base):
@@ -209,7 +228,7 @@ class CheckpointVersion(Base):
     checkpoint: Mapped[str] = mapped_column(String(100))
     version: Mapped[str] = mapped_column(String(64))
     files: Mapped[dict[str, str]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
 
 
 class Regrade(Base):
@@ -225,7 +244,12 @@ class Regrade(Base):
     version: Mapped[str] = mapped_column(String(64))  # the checkpoint version asked for
     requested_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
     total: Mapped[int] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
+    # The override in force on each submission's earlier result is carried to its new result,
+    # unless the instructor asked to clear them.
+    carry_overrides: Mapped[bool] = mapped_column(
+        Boolean, default=True, server_default=text("true")
+    )
 
 
 class GradingResult(Base):
@@ -245,7 +269,7 @@ class GradingResult(Base):
     speedup: Mapped[float | None] = mapped_column(Float, nullable=True)
     gpu_model: Mapped[str | None] = mapped_column(String(50), nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
 
 
 class Scope(StrEnum):
@@ -295,13 +319,13 @@ class CheckpointDeadline(Base):
     __tablename__ = "checkpoint_deadlines"
 
     checkpoint: Mapped[str] = mapped_column(String(100), primary_key=True)
-    opens_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    late_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    opens_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    late_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     policy: Mapped[str] = mapped_column(String(10))
     timezone: Mapped[str] = mapped_column(String(64))
     set_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    set_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    set_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
 
 
 class LevelOverride(Base):
@@ -315,10 +339,16 @@ class LevelOverride(Base):
     old_level: Mapped[int | None] = mapped_column(Integer, nullable=True)
     new_level: Mapped[int] = mapped_column(Integer)
     note: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
     # The result it was made on (the submission's result_id then): a regrade's new result
     # starts without it, and it stays in the history with the result it changed.
     result_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # A regrade's copy of the override in force on the earlier result: the one copied.
+    carried_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # An instructor's word on the explanation, apart from the kernel ("accepted" or
+    # "refused"): the level is then the rubric's with that word (grader/judge/recheck.decided),
+    # worked out again on a regrade's new result. None: a plain change of level.
+    explanation: Mapped[str | None] = mapped_column(String(10), nullable=True)
 
 
 class WorkerSeen(Base):
@@ -330,7 +360,7 @@ class WorkerSeen(Base):
     name: Mapped[str] = mapped_column(String(200), primary_key=True)
     queues: Mapped[str] = mapped_column(String(500))
     gpu: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_seen: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
     # A GPU worker's Nsight Compute check at its start (grader.check_ncu): whether it can read
     # the counters (level 3 needs them), and what it found; None: not a GPU worker, or not yet
     # known (the check runs beside the worker's first gradings).
@@ -355,7 +385,7 @@ class GradingEvent(Base):
     kind: Mapped[str] = mapped_column(String(20))
     verdict: Mapped[str | None] = mapped_column(String(20), nullable=True)
     seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
     # No index: a scrape aggregates the whole table (sequential scans, measured in
     # benchmarks/metrics_scrape.py), and an index would only cost every insert.
 
@@ -377,9 +407,9 @@ class Evidence(Base):
     url: Mapped[str] = mapped_column(String(500))
     status: Mapped[str] = mapped_column(String(10), default=EvidenceStatus.PENDING)
     decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
-    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=now)
 
 
 class CheckpointValidation(Leased, Base):

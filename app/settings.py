@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -34,7 +34,8 @@ class Settings(BaseSettings):
     reconcile_seconds: float = Field(10.0, ge=1)
     # Signs the browser's session cookie; unset: generated once into home/secret_key.
     secret_key: str | None = None
-    # The CLI's client commands (submit, status, …) talk to this server with this token.
+    # The CLI's client commands (submit, status, …) talk to this server with this token
+    # (unset: this host's, on `port`).
     url: str = "http://127.0.0.1:8000"
     token: str | None = None
     # Accounts. An invite link (from a roster import or a reset) sets a password once, within
@@ -46,6 +47,16 @@ class Settings(BaseSettings):
     signin_failures_per_account: int = Field(5, ge=1)
     signin_failures_per_address: int = Field(30, ge=1)
     signin_window_minutes: float = Field(15.0, gt=0)
+    # The reverse proxies (addresses or CIDR networks, comma-separated; "*": any) whose
+    # X-Forwarded-For / X-Forwarded-Proto the API believes (uvicorn's forwarded_allow_ips).
+    # Empty (the default): none, not even a local peer; the client is the TCP peer. Behind
+    # nginx or a load balancer, name it here, or every student shares its address (the
+    # per-address sign-in limit would lock out the class) (docs/DEPLOY.md).
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # The session cookie's Secure flag. Unset: on when the request came over HTTPS (from a
+    # trusted proxy's X-Forwarded-Proto) or the API listens beyond loopback (KGRADE_HOST);
+    # browsers keep Secure cookies on http://localhost too.
+    secure_cookies: bool | None = None
     # /metrics (Prometheus): with a token, only a scrape that sends it (`Authorization: Bearer
     # <token>`); without one, only clients on this host's loopback (docs/DEPLOY.md).
     metrics_token: str | None = None
@@ -101,12 +112,20 @@ class Settings(BaseSettings):
             return [p for p in v.split(":") if p]
         return v
 
-    @field_validator("gpu_models", "test_gpus", mode="before")
+    @field_validator("gpu_models", "test_gpus", "trusted_proxies", mode="before")
     @classmethod
     def _split_models(cls, v: object) -> object:
         if isinstance(v, str):
             return [p.strip() for p in v.split(",") if p.strip()]
         return v
+
+    @model_validator(mode="after")
+    def _url_on_port(self) -> Settings:
+        """KGRADE_URL unset: this host's server, on KGRADE_PORT (the CLI's invite links and
+        client commands named port 8000 whatever the port was)."""
+        if "url" not in self.model_fields_set:
+            self.url = f"http://127.0.0.1:{self.port}"
+        return self
 
     @property
     def all_checkpoint_dirs(self) -> list[Path]:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from grader.gpu.gpus import model_id as gpu_model_id
     from grader.gpu.ncu_check import NcuCheck
     from grader.gpu.ncu_check import check as check_ncu
+    from grader.judge import recheck as explanation_recheck
     from grader.judge.casegroups import CaseGroup
     from grader.judge.casegroups import group as group_cases
     from grader.judge.facts import Table as CiteTable
@@ -69,6 +70,7 @@ _WHERE: dict[str, tuple[str, str | None]] = {
     "randn": ("grader.plan.inputs", "randn"),
     "NcuCheck": ("grader.gpu.ncu_check", "NcuCheck"),
     "check_ncu": ("grader.gpu.ncu_check", "check"),
+    "explanation_recheck": ("grader.judge.recheck", None),
 }
 
 __all__ = [
@@ -90,6 +92,7 @@ __all__ = [
     "check_ncu",
     "checkpoints",
     "cite_tables",
+    "explanation_recheck",
     "gpu_model_id",
     "grade",
     "group_cases",

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from grader.models import Verdict
 
-VERDICTS = [v.value for v in Verdict if v is not Verdict.INTERNAL_ERROR]
+VERDICTS = [v.value for v in Verdict if v not in {Verdict.INTERNAL_ERROR, Verdict.UNCHECKED}]
 EXPECT = re.compile(r"^#\s*expect:\s*(\S*)", re.MULTILINE)
 _AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 

@@ -2,18 +2,21 @@
 reference, baselines, byte count), `reference.py` (a correct Triton solution), `starter.py`
 and `solutions/wrong/*.py` (known-bad solutions, each naming the verdict it must get).
 
-`problem.py` runs in the trusted parent: it is written by an admin, never by a student.
+Loading is data only: checkpoint.toml is parsed and validated, problem.py is parsed (never
+imported) and must define `make_inputs` and `reference`. problem.py is an admin's code and
+runs only in a sandboxed process of its own (`grader/sandbox/problem.py`): a Checkpoint's
+`make_inputs`, `reference`, `minimal_bytes`, `flops` and baselines are answered by that
+process's proxy (`code`), attached for a grading or connected by default.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import ast
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import Protocol
 
 import torch
 from pydantic import ValidationError
@@ -37,48 +40,94 @@ class WrongSolution:
 
 
 @dataclass(frozen=True)
+class Declared:
+    """What a problem.py defines, as its sandboxed process reports it: the functions among
+    make_inputs, reference, minimal_bytes and flops, and BASELINES as data (each name: "callable",
+    or a string such as "compile:torch")."""
+
+    functions: frozenset[str]
+    baselines: dict[str, str]
+
+
+class ProblemCode(Protocol):
+    """The checkpoint's problem.py as the grader calls it (grader/sandbox/problem.Problem)."""
+
+    def declared(self) -> Declared: ...
+
+    def make_inputs(self, case: CaseSpec, gen: torch.Generator) -> list[Arg]: ...
+
+    def reference(self, inputs: list[Arg]) -> torch.Tensor: ...
+
+    def count(self, fn: str, inputs: list[Arg], output: torch.Tensor) -> int | None: ...
+
+    def shortcuts(self, inputs: list[Arg]) -> dict[str, torch.Tensor]: ...
+
+
+_connect: list[Callable[[Checkpoint], ProblemCode]] = []
+
+
+def connect(factory: Callable[[Checkpoint], ProblemCode]) -> None:
+    """Who runs a checkpoint's problem.py when none is attached (grader/sandbox/problem.py)."""
+    _connect[:] = [factory]
+
+
+@dataclass(frozen=True)
 class Checkpoint:
     definition: CheckpointDef
     folder: Path
-    problem: ModuleType
+    code: ProblemCode | None = field(default=None, compare=False, repr=False)
 
     @property
     def id(self) -> str:
         return self.definition.id
 
+    @property
+    def problem(self) -> ProblemCode:
+        """The process that runs problem.py: the one attached, else the default one."""
+        if self.code is not None:
+            return self.code
+        if not _connect:
+            raise CheckpointError(
+                f"{self.id}: problem.py runs only in its sandbox (import grader.sandbox.problem)"
+            )
+        return _connect[0](self)
+
     def make_inputs(self, case: CaseSpec, gen: torch.Generator) -> list[Arg]:
         """The entry's positional arguments: tensors, or plain numbers (e.g. eps)."""
-        inputs = list(self.problem.make_inputs(case, gen))
-        for a in inputs:
-            if not isinstance(a, torch.Tensor | int | float) or isinstance(a, bool):
-                raise CheckpointError(f"{self.id}: make_inputs returned a {type(a).__name__}")
-        return inputs
+        return self.problem.make_inputs(case, gen)
 
     def reference(self, inputs: list[Arg]) -> torch.Tensor:
-        fn: Callable[..., torch.Tensor] = self.problem.reference
-        return fn(*[a.clone() if isinstance(a, torch.Tensor) else a for a in inputs])
+        return self.problem.reference(inputs)
 
     def minimal_bytes(self, inputs: list[Arg], output: torch.Tensor) -> int:
-        fn = getattr(self.problem, "minimal_bytes", None)
-        if fn is not None:
-            return int(fn(inputs, output))
+        if "minimal_bytes" in self.problem.declared().functions:
+            counted = self.problem.count("minimal_bytes", inputs, output)
+            if counted is not None:
+                return counted
         tensors = [a for a in inputs if isinstance(a, torch.Tensor)]
         return sum(t.numel() * t.element_size() for t in [*tensors, output])
 
     def flops(self, inputs: list[Arg], output: torch.Tensor) -> int | None:
         """The work of one call, as problem.py's `flops(inputs, output)` declares it; None: the
         checkpoint declares none (memory-bound: no roofline of FLOPs, grader/gpu/roofline.py)."""
-        fn = getattr(self.problem, "flops", None)
-        return int(fn(inputs, output)) if fn is not None else None
+        if not self.compute_bound:
+            return None
+        return self.problem.count("flops", inputs, output)
 
     @property
     def compute_bound(self) -> bool:
         """It declares its work: the grade places it on the FLOP roofline and Nsight collects
         the tensor pipe's and the SMs' utilisation too."""
-        return callable(getattr(self.problem, "flops", None))
+        return "flops" in self.problem.declared().functions
 
-    def baselines(self) -> dict[str, Callable[..., Any]]:
-        return dict(getattr(self.problem, "BASELINES", {}))
+    def baselines(self) -> dict[str, str]:
+        """BASELINES as data: each name, "callable" or what it names ("compile:torch")."""
+        return dict(self.problem.declared().baselines)
+
+    def timed_baselines(self) -> list[str]:
+        """The definition's baselines that problem.py defines as functions, in its order."""
+        table = self.baselines()
+        return [b for b in self.definition.baselines if table.get(b) == "callable"]
 
     @property
     def reference_solution(self) -> Path:
@@ -99,16 +148,29 @@ class Checkpoint:
         return out
 
 
-def _import_file(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise CheckpointError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _defines(source: str) -> set[str]:
+    """The names problem.py binds at its top level (a def, an assignment, an import), read
+    from its syntax tree: it is never imported here."""
+    names: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.If | ast.Try | ast.With):  # a def under a condition
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+                    names.add(sub.name)
+                elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    names.add(sub.id)
+    return names
 
 
 def load(folder: Path) -> Checkpoint:
+    """A checkpoint folder as data: checkpoint.toml validated, problem.py parsed (never run)."""
     toml = folder / "checkpoint.toml"
     if not toml.exists():
         raise CheckpointError(f"{folder}: no checkpoint.toml")
@@ -122,16 +184,14 @@ def load(folder: Path) -> Checkpoint:
     problem_path = folder / "problem.py"
     if not problem_path.exists():
         raise CheckpointError(f"{folder}: no problem.py")
-    if (err := authoring.syntax_error(problem_path.read_text(), "problem.py")) is not None:
+    source = problem_path.read_text()
+    if (err := authoring.syntax_error(source, "problem.py")) is not None:
         raise err
-    try:
-        problem = _import_file(f"kgrade_problem_{definition.id.replace('-', '_')}", problem_path)
-    except Exception as exc:  # an admin's problem.py may raise anything
-        raise authoring.import_error(exc, problem_path, "problem.py") from exc
+    defined = _defines(source)
     for name in ("make_inputs", "reference"):
-        if not callable(getattr(problem, name, None)):
+        if name not in defined:
             raise AuthoringError("problem.py", f"missing function {name}()")
-    return Checkpoint(definition, folder, problem)
+    return Checkpoint(definition, folder)
 
 
 def builtin_folders() -> list[Path]:

@@ -23,6 +23,10 @@ class Verdict(StrEnum):
     MEMORY_LIMIT = "memory_limit"
     FORBIDDEN = "forbidden"
     INTERNAL_ERROR = "internal_error"
+    # The CPU precheck could not check some cases: the submission's own code stopped there at
+    # a libdevice function Triton's interpreter cannot run. Never final where a GPU is: the
+    # GPU stage, which runs every case, decides (on a CPU-only deployment it stays this).
+    UNCHECKED = "unchecked"
 
 
 # A checkpoint's deadline: when it opens, when it is due, and what happens to late work; in
@@ -125,6 +129,15 @@ class CaseSpec(BaseModel):
     hidden: bool = False
 
 
+class InputFamily(BaseModel):
+    """A kind of input the checkpoint's cases exercise (large magnitudes, masked entries, an
+    offset …): `params` for its `make_inputs`, laid over a benchmark shape's own (which win:
+    the timed work's size stays the shape's). Each timed round draws one at random."""
+
+    name: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
 class RubricSpec(BaseModel):
     baseline: str = "torch"
     # Level 3 needs the lower bound of the speedup's 95 % confidence interval above this.
@@ -180,6 +193,13 @@ class CheckpointDef(BaseModel):
     deadline: DeadlineSpec | None = None
     # Output poison for float outputs; the harness fills every fresh allocation with it.
     poison: float = float("nan")
+    # The kinds of input timed rounds draw from, one per round at random (the plain draw, with
+    # no params, is always one of them): whatever the cases exercise, so that an answer right
+    # only on benign inputs is wrong on the rounds that draw the others.
+    input_families: list[InputFamily] = Field(default_factory=list)
+    # Raw-assembly escapes of triton.language (tl.inline_asm_elementwise) are refused unless a
+    # checkpoint allows them (grader/judge/allowlist.py).
+    allow_inline_asm: bool = False
 
     @model_validator(mode="after")
     def _profile_shapes_are_benchmarked(self) -> CheckpointDef:
@@ -187,6 +207,42 @@ class CheckpointDef(BaseModel):
         unknown = [n for n in self.profile_shapes if n not in names]
         if unknown:
             raise ValueError(f"profile_shapes names no benchmark shape: {', '.join(unknown)}")
+        return self
+
+    def families(self) -> list[dict[str, Any]]:
+        """The timed rounds' input families' params: the plain draw first, then the declared."""
+        out: list[dict[str, Any]] = [{}]
+        for f in self.input_families:
+            if f.params and f.params not in out:
+                out.append(dict(f.params))
+        return out
+
+    @model_validator(mode="after")
+    def _visibility_is_declared_once(self) -> CheckpointDef:
+        """Whether a case is hidden is its declaration (`hidden = true`), never its name; so
+        a name is hidden everywhere or nowhere, no visible case takes the names a withheld
+        one is shown as (`hidden-1`, …), and benchmark shapes, always shown, are not hidden."""
+        bench_hidden = [c.name for c in self.benchmark_shapes if c.hidden]
+        if bench_hidden:
+            raise ValueError(
+                "benchmark_shapes are always shown (their times are the grade's): "
+                f"'hidden' is for interpreter_cases and gpu_cases, not {', '.join(bench_hidden)}"
+            )
+        cases = [*self.interpreter_cases, *self.gpu_cases]
+        hidden = {c.name for c in cases if c.hidden}
+        shown = {c.name for c in [*cases, *self.benchmark_shapes] if not c.hidden}
+        both = sorted(hidden & shown)
+        if both:
+            raise ValueError(
+                f"case {', '.join(both)} is declared hidden in one place and shown in another "
+                "(or is also a benchmark shape's name): give it one visibility, or another name"
+            )
+        aliased = sorted(n for n in shown if n.lower().startswith("hidden-"))
+        if aliased:
+            raise ValueError(
+                f"a shown case may not be named {', '.join(aliased)}: names 'hidden-…' are what "
+                "a withheld case is shown as; declare it `hidden = true`, or rename it"
+            )
         return self
 
     def profile_cases(self) -> list[CaseSpec]:
@@ -241,6 +297,10 @@ class GradeResult(BaseModel):
     # what a student can quote: every measured fact, named by implementation, shape and dtype
     citable: Citable | None = None
     explanation: ExplanationCheck | None = None
+    # the GPU stage's reasons against level 3 other than the explanation's (None: no GPU
+    # stage, or stored before they were kept): what an offline re-check of the explanation
+    # adds its own to (grader/judge/recheck.py)
+    level3_blockers: list[str] | None = None
 
     @classmethod
     def internal_error(
@@ -369,6 +429,9 @@ class ProfileResult(BaseModel):
     # the configs the profiled call ran, as the child named them: those its autotuners picked
     # while timed (empty: none was autotuned, or the replay had to tune again)
     configs: list[str] = Field(default_factory=list)
+    # the profiled call's output checked like a timed round's: None when right, else why not
+    # (wrong, or never sent); unset (the default "") where no check was made (baselines alone)
+    output_check: str | None = ""
 
 
 class Fact(BaseModel):
@@ -404,3 +467,9 @@ class ExplanationCheck(BaseModel):
     # negated, checked, ok, measured (what it was compared with), rel_error, closest (= measured)
     numbers: list[dict[str, Any]] = Field(default_factory=list)
     messages: list[str] = Field(default_factory=list)
+    # the reading shown back (grader/judge/explanation.py): each visible sentence with the
+    # indexes into `numbers` of its claims; the claims block's lines; which sentence met
+    # each point
+    sentences: list[dict[str, Any]] = Field(default_factory=list)
+    block: list[dict[str, Any]] = Field(default_factory=list)
+    point_sentences: dict[str, str] = Field(default_factory=dict)

@@ -19,7 +19,7 @@ import torch
 
 from grader.checkpoints import Checkpoint
 from grader.gpu import benchmark, gpu_stage, turns
-from grader.judge import kernel_check, rubric
+from grader.judge import budget, kernel_check, rubric
 from grader.judge.collect import Collector
 from grader.judge.evaluate import Evaluation, evaluate
 from grader.judge.static import StaticReport, check
@@ -27,8 +27,9 @@ from grader.models import GradeResult, Verdict
 from grader.options import GradeOptions
 from grader.plan.runs import PlannedRun
 from grader.plan.shapes import BenchShape
-from grader.sandbox import bwrap, cgroup, early, folders, job
+from grader.sandbox import bwrap, cgroup, early, folders, job, problem
 from grader.sandbox.harness import interp_bf16
+from grader.text import cap_json
 
 log = logging.getLogger(__name__)
 # Every autotune config is checked on every case. Outputs up to this size come back whole for
@@ -190,8 +191,8 @@ def grade(
     device = resolve_device(options.device)
     if spare is not None and not spare.fits(options):
         spare = None
-    try:
-        return _grade(source, checkpoint, options, device, spare)
+    try:  # the child's text within its share of the result, after escaping (judge/budget.py)
+        return budget.fit(_grade(source, checkpoint, options, device, spare))
     except SandboxRefused:
         raise
     except Exception as exc:  # a bug of ours must still give the student an answer
@@ -201,14 +202,14 @@ def grade(
             checkpoint.id, why, describe_device(device), versions(device)
         )
         result.messages.insert(0, rubric.headline(result, device))
-        return result
+        return budget.fit(result)
 
 
 @dataclass
 class _Grading:
     """One grading under way: what its steps share."""
 
-    source: str  # the runnable source (the main block blanked)
+    source: str  # the program the sandbox runs, regenerated from the checked tree
     checkpoint: Checkpoint
     options: GradeOptions
     device: str
@@ -220,6 +221,7 @@ class _Grading:
     stages: dict[str, float]
     later: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)  # an early replay
     kcheck: kernel_check.KernelCheck | None = None
+    lines: list[int] = field(default_factory=list)  # the program's line -> the file's line
 
 
 @dataclass
@@ -238,9 +240,9 @@ def _grade(
     source: str, checkpoint: Checkpoint, options: GradeOptions, device: str, spare: Spare | None
 ) -> GradeResult:
     t0 = time.monotonic()
-    static = check(
-        source, checkpoint.definition.entry, set(checkpoint.definition.allowed_torch_ops)
-    )
+    d = checkpoint.definition
+    raw = {"inline_asm_elementwise"} if d.allow_inline_asm else set()
+    static = check(source, d.entry, set(d.allowed_torch_ops) | raw)
     stages = {"static": time.monotonic() - t0}
     if (refused := _refused(static, checkpoint, device)) is not None:
         return refused
@@ -251,6 +253,8 @@ def _grade(
             f"cannot grade safely: {why}. Install bubblewrap (apt-get install bubblewrap), or "
             "pass --unsafe-no-sandbox to run the submission unconfined on this machine."
         )
+    # problem.py's own sandboxed process (warm if this worker has one for this version)
+    checkpoint = problem.attach(checkpoint, device, sandboxed, options.limits)
     seed = options.seed if options.seed is not None else secrets.randbits(63)
     root, paths, kept = _folders(static.runnable, options, device, sandboxed, spare)
     g = _Grading(
@@ -264,6 +268,7 @@ def _grade(
         root,
         paths,
         stages,
+        lines=static.lines,
     )
     try:
         ran = _run_child(g, spare)
@@ -280,7 +285,7 @@ def _grade(
 def _run_child(g: _Grading, spare: Spare | None) -> _Ran:
     """Start the child (or take the spare's), plan and publish its job meanwhile, wait for it;
     then the compile check's answer, the parent's timed rounds and the checks kept for after."""
-    job.prepare(g.paths, g.source)
+    job.prepare(g.paths, g.source, g.lines)
     if g.device == "cpu":  # Triton's compiler, for a GPU, in a sandbox of its own
         g.kcheck = kernel_check.KernelCheck(g.source, g.root, g.options, g.sandboxed)
     collector = Collector(
@@ -453,7 +458,8 @@ def _result(
     sandboxed: bool,
     cap: int | None,
 ) -> GradeResult:
-    dropped = outcome.output_total > options.limits.output_bytes  # (output is escaped)
+    kept = cap_json(outcome.output, budget.STDOUT_BYTES - 120)  # counted after escaping
+    dropped = outcome.output_total > options.limits.output_bytes or kept != outcome.output
     return GradeResult(
         checkpoint=checkpoint.id,
         verdict=ev.verdict,
@@ -462,7 +468,7 @@ def _result(
         cases=ev.cases,
         messages=ev.messages,
         configs=ev.configs,
-        stdout=outcome.output
+        stdout=kept
         + (f"\n… ({outcome.output_total} bytes in all, the rest dropped)" if dropped else ""),
         sandbox="bubblewrap" if sandboxed else "NONE (--unsafe-no-sandbox)",
         limits=cgroup.describe(outcome.memory_counted_by, cap),

@@ -16,11 +16,13 @@ the JSON result, the terminal report and the web pages all get the same clean fo
 - single-line text (`lines=False`, the default: every header field but an exception's message,
   so config labels, kernel, phase and op names) has its `\\n` and `\\t` escaped too, so it
   cannot start a line of its own inside the grader's sentences;
-- `max_len` caps the result (ending in `…`).
+- `max_len` caps the result (ending in `…`), counted after the escapes; `cap_json` caps it by
+  the bytes it takes in the result's JSON (grader/judge/budget.py: the whole result's share).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 _ESCAPES = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
@@ -81,3 +83,26 @@ def clean(value: Any, depth: int = 8) -> Any:
             return None
         return [clean(v, depth - 1) for v in value]
     return value
+
+
+def json_cost(s: str) -> int:
+    """Bytes `s` takes inside a JSON string, in the widest encoding the result is stored in
+    (ASCII-only JSON: a non-ASCII character as `\\uXXXX`, one past the BMP as two; an escape
+    the text shows, `\\x01`, costs one more for its backslash)."""
+    return len(json.dumps(s)) - 2
+
+
+def cap_json(s: str, max_bytes: int) -> str:
+    """`s` cut (ending in `…`) so that it costs at most `max_bytes` in JSON (`json_cost`):
+    caps measured after every escape, never before it."""
+    if json_cost(s) <= max_bytes:
+        return s
+    room = max_bytes - json_cost("…")
+    lo, hi = 0, len(s)  # the longest prefix that fits: binary search on its cost
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if json_cost(s[:mid]) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return s[:lo] + "…" if room >= 0 else ""

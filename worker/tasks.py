@@ -101,7 +101,8 @@ def run_stage(submission_id: int, stage: Stage) -> None:
         result, version = _grade(submission_id, stage, source, checkpoint_id, explanation)
 
     with transaction() as session:
-        if stage == Stage.PRECHECK and result.verdict is Verdict.CORRECT:
+        # `unchecked`: cases only a GPU can run; the GPU stage runs every case and decides
+        if stage == Stage.PRECHECK and result.verdict in {Verdict.CORRECT, Verdict.UNCHECKED}:
             model = lifecycle.gpu_model_for(checkpoint_id, s)
             if model is not None and lifecycle.advance_to_gpu(session, held, result, model):
                 return

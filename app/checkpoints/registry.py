@@ -1,8 +1,9 @@
 """Checkpoints as the service reads them (admission on every POST, the pages, the workers, the
 CLI): loaded once, reloaded on change.
 
-`grader.checkpoints.get` parses every checkpoint.toml and imports the checkpoint's problem.py
-on each call (docs/PERFORMANCE.md, section 1). Here each folder is remembered with the
+`grader.checkpoints.get` parses every checkpoint.toml and the checkpoint's problem.py (as data:
+it is never imported here; it runs only in its sandbox, grader/sandbox/problem.py) on each
+call (docs/PERFORMANCE.md, section 1). Here each folder is remembered with the
 modification times and inodes of its checkpoint.toml and problem.py, so a folder added under
 KGRADE_HOME/checkpoints, a checkpoint opened or closed (`set_open` rewrites its
 checkpoint.toml), a reinstalled one or an edited problem.py is seen on the next call; an
@@ -56,7 +57,7 @@ def _load(folder: Path, stamp: Stamp) -> checkpoints.Checkpoint:
 
 
 def get(checkpoint_id: str, extra_dirs: list[Path] | None = None) -> checkpoints.Checkpoint:
-    """What `grader.checkpoints.get` returns, without re-importing an unchanged checkpoint."""
+    """What `grader.checkpoints.get` returns, without re-reading an unchanged checkpoint."""
     try:
         for folder in checkpoints.folders(extra_dirs):
             stamp = _stamp(folder)

@@ -9,6 +9,7 @@ from app.checkpoints.schemas import (
     CheckpointOut,
     CheckpointUnchanged,
     OpenIn,
+    OrderIn,
     ValidationOut,
     ValidationQueued,
     VersionFilesOut,
@@ -121,6 +122,13 @@ def version_files(
 )
 def validation(validation_id: RowId, session: SessionDep, _: User = Admin) -> ValidationOut:
     return ValidationOut.of(validations.get(session, validation_id))
+
+
+@router.put("/order", response_model=list[CheckpointOut], responses=documented(403, 404))
+def order(body: OrderIn, s: SettingsDep, _: User = Admin) -> list[CheckpointOut]:
+    """The course's order of checkpoints (the home page, the lists): these first, the others
+    after them as before (KGRADE_HOME/course.toml)."""
+    return [public(c) for c in service.set_order(s, body.order)]
 
 
 @router.patch("/{checkpoint_id}", response_model=CheckpointOut, responses=documented(403, 404, 409))

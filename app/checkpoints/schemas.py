@@ -1,9 +1,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
+
+from app.core.limits import MAX_CHECKPOINT_FILE, MAX_CHECKPOINT_FILES
+
+File = Annotated[str, Field(max_length=MAX_CHECKPOINT_FILE)]
+FileName = Annotated[str, Field(min_length=1, max_length=200)]
 
 
 class CheckpointOut(BaseModel):
@@ -21,17 +26,22 @@ class CheckpointOut(BaseModel):
 
 
 class CheckpointIn(BaseModel):
-    definition: str = Field(description="checkpoint.toml")
-    problem: str = Field(description="problem.py: make_inputs, reference, BASELINES")
-    reference: str = Field(description="reference.py: a correct Triton solution")
-    starter: str | None = None
-    wrong: dict[str, str] = Field(
-        description="solutions/wrong/NAME.py → source, each with # expect:"
+    definition: File = Field(description="checkpoint.toml")
+    problem: File = Field(description="problem.py: make_inputs, reference, BASELINES")
+    reference: File = Field(description="reference.py: a correct Triton solution")
+    starter: File | None = None
+    wrong: dict[FileName, File] = Field(
+        description="solutions/wrong/NAME.py → source, each with # expect:",
+        max_length=MAX_CHECKPOINT_FILES,
     )
 
 
 class OpenIn(BaseModel):
     open: bool
+
+
+class OrderIn(BaseModel):
+    order: list[Annotated[str, Field(max_length=64)]] = Field(max_length=256)
 
 
 class CheckOut(BaseModel):

@@ -13,6 +13,7 @@ from app.cli import (
     client_cmd,
     course_cmd,
     deadline_cmd,
+    explain_cmd,
     grade_cmd,
     regrade_cmd,
     service_cmd,
@@ -67,7 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a checkpoint folder (validate, add); an id (open, close, deadline)",
     )
     c.add_argument("--json", action="store_true")
-    c.add_argument("--local", action="store_true", help="list this machine's, not the server's")
+    c.add_argument(
+        "--local",
+        action="store_true",
+        help="list, or add to, this machine's checkpoints, not the server's",
+    )
+    c.add_argument("--no-wait", action="store_true", help="add: send it to the server and return")
     deadline_cmd.add_arguments(c)
     c.set_defaults(func=grade_cmd.cmd_checkpoints)
 
@@ -76,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     course_cmd.add_parsers(sub)
     similarity_cmd.add_parsers(sub)
     regrade_cmd.add_parsers(sub)
+    explain_cmd.add_parsers(sub)
     return parser
 
 

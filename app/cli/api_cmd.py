@@ -31,7 +31,18 @@ class NodelayConfig(uvicorn.Config):
 
 
 def api_config(host: str, port: int, workers: int) -> NodelayConfig:
-    return NodelayConfig("app.main:app", host=host, port=port, workers=workers)
+    """`KGRADE_TRUSTED_PROXIES` alone decides whose forwarded headers count: uvicorn's own
+    default believes any peer on 127.0.0.1 (or $FORWARDED_ALLOW_IPS), so that anything local,
+    a proxy or not, could name any client address and dodge the per-address limits."""
+    trusted = get_settings().trusted_proxies
+    return NodelayConfig(
+        "app.main:app",
+        host=host,
+        port=port,
+        workers=workers,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=",".join(trusted) if trusted else "",
+    )
 
 
 def cmd_api(args: argparse.Namespace) -> int:

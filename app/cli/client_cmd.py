@@ -39,6 +39,22 @@ def _call(method: str, path: str, **kw: Any) -> httpx.Response:
     return r
 
 
+def poll(path: str, patience: float = 120.0) -> dict[str, Any]:
+    """A GET that `--wait` repeats: a refused or dropped connection (the API restarting) is
+    tried again for `patience` seconds before it is given up, said on stderr meanwhile."""
+    give_up = time.monotonic() + patience
+    while True:
+        try:
+            return dict(_call("GET", path).json())
+        except UsageError as exc:
+            if not isinstance(exc.__cause__, httpx.TransportError) or time.monotonic() > give_up:
+                raise
+            print(
+                f"\r(the server did not answer; trying again) {exc}"[:72], end="", file=sys.stderr
+            )
+            time.sleep(2.0)
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -64,6 +80,12 @@ def _report(sub: dict[str, Any], as_json: bool) -> None:
 def override_line(o: dict[str, Any], graded: int | None) -> str:
     """An override as the pages say it: the level in force, who, when, why, the grader's."""
     when = o["at"][:16].replace("T", " ")
+    if o.get("explanation"):
+        return (
+            f"Level {o['new_level']}: explanation {o['explanation']} by {o['by']} on {when} "
+            f'UTC: "{o["note"]}". The level follows from this grading\'s measurements and that '
+            f"word, apart from the kernel (the grader gave level {graded}); its report follows."
+        )
     return (
         f'Level {o["new_level"]}, set by {o["by"]} on {when} UTC: "{o["note"]}". '
         f"The grader gave this result level {graded}; its report follows."
@@ -91,15 +113,18 @@ def cmd_submit(args: argparse.Namespace) -> int:
         )
         return 0
     last = ""
+    late = " · late (after the due time)" if sub.get("late") else ""
     while sub["status"] != "done":
-        line = f"submission {sub['id']}: {sub['status']} · stage {sub['stage']}"
+        line = f"submission {sub['id']}: {sub['status']} · stage {sub['stage']}{late}"
         if line != last and not args.json:
             print("\r" + line.ljust(60), end="", file=sys.stderr, flush=True)
             last = line
         time.sleep(1.0)
-        sub = _call("GET", f"/api/submissions/{sub['id']}").json()
+        sub = poll(f"/api/submissions/{sub['id']}")
     if not args.json:
         print(file=sys.stderr)
+        if sub.get("late"):
+            print(f"submission {sub['id']} was late: made after the due time", file=sys.stderr)
     _report(sub, args.json)
     return 0
 
@@ -154,9 +179,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    sys.stdout.write(
-        _call("GET", f"/api/export/{args.checkpoint}.csv", params=_board_query(args)).text
-    )
+    """One checkpoint's grades; without a checkpoint, the course's gradebook."""
+    path = f"/api/export/{args.checkpoint}.csv" if args.checkpoint else "/api/export.csv"
+    sys.stdout.write(_call("GET", path, params=_board_query(args)).text)
     return 0
 
 
@@ -185,7 +210,12 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--late", choices=["exclude", "include"], help=late)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_leaderboard)
-    p = sub.add_parser("export", help="grades as CSV (instructors)")
-    p.add_argument("checkpoint")
+    p = sub.add_parser(
+        "export",
+        help="grades as CSV (instructors): one checkpoint's, or without one the course's "
+        "gradebook (every rostered student, a column per checkpoint)",
+    )
+    p.add_argument("checkpoint", nargs="?")
+    p.add_argument("--section", help="one section's students")
     p.add_argument("--late", choices=["exclude", "include"], help=late)
     p.set_defaults(func=cmd_export)

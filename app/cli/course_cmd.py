@@ -1,11 +1,13 @@
 """Instructors' and admins' commands against the server (KGRADE_URL, KGRADE_TOKEN), thin over
-its API: `override ID LEVEL --note`, `evidence ID URL` and `evidence decide EID approve|decline`,
-`checkpoints open|close ID`, and `checkpoints` (the list) when a token names a server."""
+its API: `override ID LEVEL --note`, `explanation ID accept|refuse --note`, `evidence ID URL`
+and `evidence decide EID approve|decline`, `checkpoints open|close ID`, and `checkpoints` (the
+list) when a token names a server."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from app.cli.client_cmd import _call
@@ -26,6 +28,26 @@ def cmd_override(args: argparse.Namespace) -> int:
         f"submission {out['id']}: level {last['old_level']} → {last['new_level']} "
         f"by {last['by']} ({last['note']}); {len(out['overrides'])} override(s) kept"
     )
+    return 0
+
+
+def cmd_explanation(args: argparse.Namespace) -> int:
+    """An instructor's word on a submission's explanation, apart from its kernel."""
+    out = _call(
+        "POST",
+        f"/api/submissions/{args.id}/explanation/decision",
+        json={"accept": args.word == "accept", "note": args.note},
+    ).json()
+    if args.json:
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    last = out["overrides"][-1]
+    print(
+        f"submission {out['id']}: explanation {last['explanation']} by {last['by']} "
+        f"({last['note']}); level {last['old_level']} → {last['new_level']}"
+    )
+    for reason in out["reasons"]:
+        print(f"  still against level 3: {reason}")
     return 0
 
 
@@ -62,6 +84,55 @@ def set_open(checkpoint_id: str, is_open: bool) -> int:
     return 0
 
 
+def add_on_server(folder: Path, wait: bool, url: str) -> int:
+    """`kgrade checkpoints add FOLDER` with a server configured: the folder's files posted to
+    it (an admin's token), validated and installed there by its workers; followed until done
+    unless --no-wait. Nothing is written on this machine."""
+    import time
+
+    def text(name: str) -> str:
+        path = folder / name
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise UsageError(f"{path}: missing (a checkpoint folder holds it)") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"{path}: cannot be read ({exc})") from None
+
+    if not (folder / "checkpoint.toml").is_file():
+        raise UsageError(f"{folder}: no checkpoint.toml (is it a checkpoint folder?)")
+    wrong = sorted((folder / "solutions" / "wrong").glob("*.py"))
+    body: dict[str, Any] = {
+        "definition": text("checkpoint.toml"),
+        "problem": text("problem.py"),
+        "reference": text("reference.py"),
+        "starter": text("starter.py") if (folder / "starter.py").is_file() else None,
+        "wrong": {p.name: p.read_text(encoding="utf-8") for p in wrong},
+    }
+    queued = _call("POST", "/api/checkpoints", json=body).json()
+    print(f"{queued['checkpoint']}: sent to {url} (validation {queued['id']}, {queued['status']})")
+    if not wait:
+        print(f"follow it: kgrade api GET {queued['url']}")
+        return 0
+    shown = 0
+    while True:
+        got = _call("GET", queued["url"]).json()
+        for c in got["checks"][shown:]:
+            mark = "ok  " if c["ok"] else "FAIL"
+            print(f"{mark}  {c['name']:<40} expected {c['expected']:<28} got {c['got']}")
+            if not c["ok"] and c.get("reason"):
+                print(f"      {c['reason']}")
+        shown = len(got["checks"])
+        if got["status"] == "done":
+            report = got.get("report") or {}
+            if report.get("valid"):
+                print(f"{got['checkpoint']}: valid; installed on the server")
+                return 0
+            print(f"{got['checkpoint']}: not added: {report.get('error') or 'validation failed'}")
+            return 1
+        time.sleep(2)
+
+
 def list_on_server(as_json: bool, url: str) -> int:
     found = _call("GET", "/api/checkpoints").json()
     if as_json:
@@ -82,6 +153,16 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--note", required=True, help="why (kept in the submission's history)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_override)
+    p = sub.add_parser(
+        "explanation",
+        help="accept or refuse a submission's explanation apart from its kernel (instructors): "
+        "the level then follows from its measurements and that word",
+    )
+    p.add_argument("id", type=int)
+    p.add_argument("word", choices=("accept", "refuse"))
+    p.add_argument("--note", required=True, help="why (kept in the history, shown to the student)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_explanation)
     p = sub.add_parser(
         "evidence",
         help="attach a level-4 link to your level-3 submission (ID URL), or decide one "

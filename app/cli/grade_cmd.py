@@ -1,5 +1,6 @@
 """`kgrade grade FILE --checkpoint ID`: grade locally exactly as the service does;
-`kgrade checkpoints`: what can be graded, and `validate|add FOLDER` (synchronously, here)."""
+`kgrade checkpoints`: what can be graded, `validate FOLDER` (here) and `add FOLDER` (on the
+server when one is configured, else here)."""
 
 from __future__ import annotations
 
@@ -58,7 +59,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 def cmd_checkpoints(args: argparse.Namespace) -> int:
     """The list: the server's when KGRADE_TOKEN names one (unless --local), else this
-    machine's folders, said so. open|close ID: on the server. validate|add FOLDER: here."""
+    machine's folders, said so. open|close ID: on the server. add FOLDER: on the server when
+    KGRADE_TOKEN names one (unless --local), else here. validate FOLDER: here."""
     from app.cli import course_cmd, deadline_cmd
 
     s = get_settings()
@@ -73,6 +75,8 @@ def cmd_checkpoints(args: argparse.Namespace) -> int:
         return deadline_cmd.cmd_deadline(args.folder, args)
     if args.action in ("open", "close"):
         return course_cmd.set_open(args.folder, args.action == "open")
+    if args.action == "add" and s.token and not args.local:  # the server's, not this machine's
+        return course_cmd.add_on_server(Path(args.folder), not args.no_wait, s.url)
     return _validate_or_add(args)
 
 
@@ -101,13 +105,17 @@ def _validate_or_add(args: argparse.Namespace) -> int:
     from app.checkpoints import service
     from app.core.errors import DomainError
     from grader import SandboxRefused, authoring, checkpoints, validate
+    from grader.sandbox import problem
 
     s = get_settings()
     try:
         checkpoint = service.check_folder(Path(args.folder))  # not installed: loaded as it is
         if args.action == "add":
             service.check_id(checkpoint.id)  # before the gradings, not after
-        checks = validate(checkpoint, grading.options(s, "cpu"))
+        options = grading.options(s, "cpu")
+        sandboxed = not options.unsafe_no_sandbox
+        problem.of(checkpoint, False, sandboxed).declared()  # imported in its sandbox: loads?
+        checks = validate(checkpoint, options)
     except authoring.AuthoringError as exc:
         raise UsageError(exc.where(args.folder)) from exc
     except (checkpoints.CheckpointError, SandboxRefused, DomainError) as exc:

@@ -5,6 +5,10 @@ current version, in the background, keeping every earlier result:
     kgrade regrade --checkpoint C [--student NAME]
     kgrade regrade --status RID        (its progress)
 
+What the installed version already graded is left out unless `--force`d (refused, saying
+so, when that leaves nothing); the override in force on each submission is carried to its
+new result unless `--clear-overrides`.
+
 `--wait` follows it until every submission has its new result. `kgrade results ID` lists a
 submission's results, newest first, each with the version that graded it."""
 
@@ -16,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from app.cli.client_cmd import _call, override_line
+from app.cli.client_cmd import _call, override_line, poll
 from app.cli.common import UsageError
 
 
@@ -26,15 +30,17 @@ def _line(r: dict[str, Any]) -> str:
         "student": f"{r['target']}'s submissions to {r['checkpoint']}",
         "checkpoint": f"all of {r['checkpoint']}",
     }[r["scope"]]
+    kept = "" if r.get("carry_overrides", True) else ", overrides cleared"
     return (
-        f"regrade {r['id']} of {what} with version {r['version'][:12]}: "
+        f"regrade {r['id']} of {what} with version {r['version'][:12]}{kept}: "
         f"{r['done']}/{r['total']} done ({r['status']})"
     )
 
 
 def cmd_regrade(args: argparse.Namespace) -> int:
     if args.status is not None:
-        r = _call("GET", f"/api/regrades/{args.status}").json()
+        path = f"/api/regrades/{args.status}"
+        r = poll(path) if args.wait else _call("GET", path).json()
     else:
         if args.student and not args.checkpoint:
             raise UsageError("--student needs --checkpoint: which checkpoint's submissions?")
@@ -42,12 +48,13 @@ def cmd_regrade(args: argparse.Namespace) -> int:
             raise UsageError("kgrade regrade --submission ID | --checkpoint C [--student NAME]")
         body = {"submission": args.submission, "checkpoint": args.checkpoint}
         body |= {"student": args.student} if args.student else {}
+        body |= {"force": args.force, "clear_overrides": args.clear_overrides}
         r = _call("POST", "/api/regrades", json=body).json()
     while args.wait and r["status"] != "done":
         if not args.json:
             print("\r" + _line(r).ljust(72), end="", file=sys.stderr, flush=True)
         time.sleep(1.0)
-        r = _call("GET", r["url"]).json()
+        r = poll(r["url"])  # a refused connection (the API restarting) is tried again
     if args.wait and not args.json:
         print(file=sys.stderr)
     print(json.dumps(r, indent=2) if args.json else _line(r))
@@ -83,6 +90,14 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--checkpoint", "-c")
     p.add_argument("--student", help="with --checkpoint: one student's submissions")
     p.add_argument("--status", type=int, metavar="REGRADE_ID", help="a regrade's progress")
+    p.add_argument(
+        "--force", action="store_true", help="also what the installed version already graded"
+    )
+    p.add_argument(
+        "--clear-overrides",
+        action="store_true",
+        help="the new results start without the instructors' overrides (carried by default)",
+    )
     p.add_argument("--wait", action="store_true", help="follow it until it is done")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_regrade)

@@ -28,8 +28,11 @@ def alembic_config(url: str) -> Any:
 def migrate() -> None:
     from alembic import command
 
+    from app.db import private_home
+
     s = get_settings()
     s.home.mkdir(parents=True, exist_ok=True)
+    private_home(s)
     command.upgrade(alembic_config(s.db_url), "head")
 
 

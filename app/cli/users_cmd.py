@@ -115,6 +115,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=2))
         return 0
+    if rows:
+        print(f"{'name':<24} {'role':<10} {'section':<12} {'state':<8} tokens  email")
     for r in rows:
         print(
             f"{r.name:<24} {r.role:<10} {r.section or '-':<12} {r.state:<8} "

@@ -11,7 +11,7 @@ class DeadlineIn(BaseModel):
     opens: datetime | None = None
     due: datetime
     late_until: datetime | None = None
-    policy: str = Field("refuse", description="refuse, or accept (and mark late)")
+    policy: str = Field("refuse", max_length=16, description="refuse, or accept (and mark late)")
     timezone: str = Field("UTC", max_length=64, description="IANA zone the times are shown in")
 
 

@@ -1,9 +1,11 @@
 """The Celery application: broker from the settings (Redis, else an embedded SQLite-backed
 broker) and the reliability settings DESIGN.md asks for. Built on first use, not at import:
-importing the domain opens no connection and does not load Celery."""
+importing the domain opens no connection and does not load Celery (the API builds it at its
+start, before its first request)."""
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -45,19 +47,46 @@ def configure(app: Celery) -> None:
     )
 
 
-@lru_cache(maxsize=1)
+_app: Celery | None = None
+_building = threading.Lock()
+
+
 def celery_app() -> Celery:
-    """The process's one Celery application, configured from the settings."""
+    """The process's one Celery application, configured from the settings: built once, under
+    a lock. (An `lru_cache` is no lock: threads that came in together each imported Celery,
+    whose package replaces itself in `sys.modules` while it loads, and some found no `Celery`
+    in it, an ImportError, a 500 on the API's first submissions.) The API builds it before it
+    serves (app/main.py); a worker at its start."""
+    global _app
+    if _app is None:
+        with _building:
+            if _app is None:
+                _app = _build()
+    return _app
+
+
+def _build() -> Celery:
     from celery import Celery
 
     app = Celery("kgrade")
     configure(app)
+    _ = app.amqp  # what the first send would import lazily, imported here under the lock
+    try:
+        with app.connection_for_write() as conn:
+            _ = conn.transport  # the transport's module (Redis, SQLAlchemy): no connection yet
+    except Exception:  # a broker URL that cannot load: said by the broker check on use
+        pass
     return app
 
 
 def reconfigure() -> None:
-    """Apply changed settings to the application (tests, after changing the environment)."""
-    configure(celery_app())
+    """Apply changed settings to the application (tests, after changing the environment). The
+    broker connection and producer pools are dropped too: kept, they would go on sending to
+    the broker of the settings before (a test on the embedded broker after one on Redis)."""
+    app = celery_app()
+    configure(app)
+    app._pool = None
+    app.amqp._producer_pool = None
 
 
 @lru_cache(maxsize=4)

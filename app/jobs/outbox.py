@@ -2,7 +2,8 @@
 where it writes the row a task names; the message waits in the session and is sent by the
 session's `after_commit` hook, so that no worker can read a row that is not committed yet.
 A rollback drops it. A send that fails is logged, not raised: the row is committed, and the
-reconciler sends its message again (it re-sends every row queued for longer than a lease)."""
+reconciler sends its message again (a row queued for longer than a lease whose message the
+broker holds nowhere: app/jobs/census.py)."""
 
 from __future__ import annotations
 

@@ -3,12 +3,10 @@ aggregate of `submissions`."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Scope, Standing, Status, Submission, User
+from app.models import Scope, Standing, Submission, User
 
 
 def gpu_models(session: Session, checkpoint: str, scope: Scope) -> list[str]:
@@ -37,19 +35,23 @@ def board(
     limit: int | None,
     scope: Scope,
     section: str | None = None,
-) -> list[tuple[int, str, int, float | None, int]]:
-    """(submission id, student, level, speedup, submissions) best first, in the order of
-    ix_standings_rank: no ranking of every graded submission at read time; `section`: only
-    its students."""
+) -> list[tuple[int, str, str | None, int, float | None, int, bool]]:
+    """(submission id, student, section, level, speedup, submissions, late) best first, in
+    the order of ix_standings_rank: no ranking of every graded submission at read time;
+    `section`: only its students; late: the best submission was late (a board counting late
+    work)."""
     query = (
         select(
             Standing.submission_id,
             User.name,
+            User.section,
             Standing.level,
             Standing.speedup,
             Standing.submissions,
+            Submission.late,
         )
         .join(User, User.id == Standing.user_id)
+        .join(Submission, Submission.id == Standing.submission_id)
         .where(
             Standing.checkpoint == checkpoint,
             Standing.scope == scope,
@@ -65,44 +67,6 @@ def board(
     if section is not None:
         query = query.where(User.section == section)
     return [
-        (sid, name, level, speedup, total)
-        for sid, name, level, speedup, total in session.execute(query)
+        (sid, name, sec, level, speedup, total, bool(late))
+        for sid, name, sec, level, speedup, total, late in session.execute(query)
     ]
-
-
-def per_student(
-    session: Session, checkpoint: str, scope: Scope
-) -> list[tuple[str, int | None, float | None, int, int, datetime]]:
-    """(student, best level, best speedup, submissions, late ones, last submission), by name;
-    the bests of the on-time submissions unless `scope` is ALL. Aggregated per student id
-    first (a scan of ix_submissions_checkpoint_user), then joined to the names: not the other
-    way round, which sorted every row by name."""
-    done = Submission.status == Status.DONE
-    if scope is Scope.ON_TIME:
-        done = done & ~Submission.late
-    per_user = (
-        select(
-            Submission.user_id,
-            func.max(Submission.level).filter(done).label("level"),
-            func.max(Submission.speedup).filter(done).label("speedup"),
-            func.count().label("total"),
-            func.count().filter(Submission.late).label("late"),
-            func.max(Submission.created_at).label("last"),
-        )
-        .where(Submission.checkpoint == checkpoint)
-        .group_by(Submission.user_id)
-        .subquery()
-    )
-    rows = session.execute(
-        select(
-            User.name,
-            per_user.c.level,
-            per_user.c.speedup,
-            per_user.c.total,
-            per_user.c.late,
-            per_user.c.last,
-        )
-        .join(per_user, per_user.c.user_id == User.id)
-        .order_by(User.name)
-    ).all()
-    return [(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]

@@ -47,7 +47,33 @@ def leaderboard(
     responses={200: {"content": {"text/csv": {}}, "description": "One line per student."}},
 )
 def export(
-    checkpoint: str, session: SessionDep, s: SettingsDep, _: User = Staff, late: Late = "exclude"
+    checkpoint: str,
+    session: SessionDep,
+    s: SettingsDep,
+    _: User = Staff,
+    late: Late = "exclude",
+    section: Filter = None,
 ) -> Response:
+    """A line per rostered student (of one section): email, section, best level in force,
+    speedup, submissions, late ones, the last one's time, marks (override, late, late only,
+    none)."""
     service.known(s, checkpoint)
-    return csv_download(service.csv_text(session, checkpoint, scope(late)), f"{checkpoint}.csv")
+    text = service.csv_text(session, checkpoint, scope(late), section)
+    return csv_download(text, f"{checkpoint}.csv")
+
+
+@router.get(
+    "/api/export.csv",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}}, "description": "One line per student."}},
+)
+def gradebook(
+    session: SessionDep,
+    s: SettingsDep,
+    _: User = Staff,
+    late: Late = "exclude",
+    section: Filter = None,
+) -> Response:
+    """The course's gradebook: a line per rostered student (of one section), their email and
+    section, the level in force and the marks for each checkpoint, the last submission."""
+    return csv_download(service.course_csv(session, s, scope(late), section), "gradebook.csv")

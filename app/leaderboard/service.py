@@ -4,15 +4,10 @@ different GPU models are never ranked together. By default only on-time submissi
 
 from __future__ import annotations
 
-import csv
-import io
-from dataclasses import dataclass
-from datetime import datetime
-
 from sqlalchemy.orm import Session
 
 from app.checkpoints import service as checkpoints
-from app.leaderboard import repository
+from app.leaderboard import gradebook, repository
 from app.leaderboard.schemas import EntryOut as Entry
 from app.models import Scope
 from app.settings import Settings
@@ -47,11 +42,13 @@ def best(
         if not rows:
             continue
         board = boards.setdefault(model, [])
-        for sid, name, level, speedup, total in rows:
+        for sid, name, sec, level, speedup, total, late in rows:
             board.append(
                 Entry(
                     rank=len(board) + 1,
                     student=name,
+                    section=sec,
+                    late=late,
                     gpu_model=model,
                     level=level,
                     speedup=speedup,
@@ -71,44 +68,18 @@ def sections(session: Session) -> list[str]:
     return repository.sections(session)
 
 
-@dataclass
-class ExportRow:
-    student: str
-    best_level: int | None
-    best_speedup: float | None
-    submissions: int
-    late_submissions: int
-    last_submission: datetime
+def csv_text(
+    session: Session,
+    checkpoint: str,
+    scope: Scope = Scope.ON_TIME,
+    section: str | None = None,
+) -> str:
+    """One checkpoint's grades as CSV, a line per rostered student (gradebook.py)."""
+    return gradebook.checkpoint_csv(session, checkpoint, scope, section)
 
 
-def export(session: Session, checkpoint: str, scope: Scope = Scope.ON_TIME) -> list[ExportRow]:
-    return [ExportRow(*r) for r in repository.per_student(session, checkpoint, scope)]
-
-
-def csv_text(session: Session, checkpoint: str, scope: Scope = Scope.ON_TIME) -> str:
-    """The grades as CSV, one line per student who submitted: the bests of the on-time
-    submissions unless `scope` is ALL, every submission counted, the late ones apart."""
-    buf = io.StringIO()
-    w = csv.writer(buf)
-    w.writerow(
-        [
-            "student",
-            "best_level",
-            "best_speedup",
-            "submissions",
-            "late_submissions",
-            "last_submission",
-        ]
-    )
-    for r in export(session, checkpoint, scope):
-        w.writerow(
-            [
-                r.student,
-                "" if r.best_level is None else r.best_level,
-                "" if r.best_speedup is None else f"{r.best_speedup:.4f}",
-                r.submissions,
-                r.late_submissions,
-                r.last_submission.isoformat(),
-            ]
-        )
-    return buf.getvalue()
+def course_csv(
+    session: Session, s: Settings, scope: Scope = Scope.ON_TIME, section: str | None = None
+) -> str:
+    """The course's gradebook: every rostered student against every checkpoint listed."""
+    return gradebook.course_csv(session, listed(s), scope, section)

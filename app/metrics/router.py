@@ -23,6 +23,11 @@ def _loopback(host: str | None) -> bool:
         return False
 
 
+def _proxied(request: Request) -> bool:
+    """Sent on by a proxy (it names a client): a proxy on this host is not this host."""
+    return any(h in request.headers for h in ("x-forwarded-for", "forwarded", "x-real-ip"))
+
+
 @router.get("/metrics")
 def metrics(request: Request, session: SessionDep, s: SettingsDep) -> Response:
     if s.metrics_token:
@@ -30,7 +35,7 @@ def metrics(request: Request, session: SessionDep, s: SettingsDep) -> Response:
         expected = f"Bearer {s.metrics_token}"
         if not hmac.compare_digest(sent.encode(), expected.encode()):
             raise ApiError(401, "/metrics needs the metrics token", {"WWW-Authenticate": "Bearer"})
-    elif not _loopback(request.client.host if request.client else None):
+    elif not _loopback(request.client.host if request.client else None) or _proxied(request):
         raise ApiError(403, "/metrics answers this host only (or set KGRADE_METRICS_TOKEN)")
     body, content_type = service.exposition(session, s)
     return Response(body, media_type=content_type)

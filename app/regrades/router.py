@@ -20,6 +20,7 @@ def out(p: service.Progress) -> RegradeOut:
         scope=p.scope,
         target=p.target,
         version=p.version,
+        carry_overrides=p.carry_overrides,
         by=p.by,
         created_at=p.created_at,
         total=p.total,
@@ -33,9 +34,13 @@ def out(p: service.Progress) -> RegradeOut:
 def create(body: RegradeIn, session: SessionDep, s: SettingsDep, user: User = Staff) -> RegradeOut:
     """Grade again, with the checkpoint's current version, in the background: one submission,
     a student's submissions to a checkpoint, or all of a checkpoint's graded submissions.
-    Every earlier result is kept (GET /api/submissions/{id}/results). Follow it at `url`."""
+    Every earlier result is kept (GET /api/submissions/{id}/results). Follow it at `url`.
+    Submissions the installed version already graded are left out unless `force`d (409 when
+    that leaves none); the override in force on each is carried to its new result unless
+    `clear_overrides`."""
     what = service.Target(body.checkpoint, body.student, body.submission)
-    return out(service.start(session, user, s, what))
+    how = service.How(force=body.force, carry_overrides=not body.clear_overrides)
+    return out(service.start(session, user, s, what, how))
 
 
 @router.get("/{regrade_id}", response_model=RegradeOut, responses=documented(404))

@@ -11,6 +11,10 @@ class RegradeIn(BaseModel):
     checkpoint: str | None = Field(None, min_length=1, max_length=100, pattern=r"^[^\x00]*$")
     student: str | None = Field(None, min_length=1, max_length=100, pattern=r"^[^\x00]*$")
     submission: int | None = Field(None, ge=1, le=2**31 - 1)
+    force: bool = Field(False, description="regrade even what the installed version already graded")
+    clear_overrides: bool = Field(
+        False, description="the new results start without the overrides (kept by default)"
+    )
 
 
 class RegradeOut(BaseModel):
@@ -19,6 +23,7 @@ class RegradeOut(BaseModel):
     scope: str = Field(description="submission, student or checkpoint")
     target: str | None = Field(description="the submission's id or the student's name")
     version: str = Field(description="the checkpoint version it grades with")
+    carry_overrides: bool = Field(description="overrides carried to the new results")
     by: str
     created_at: datetime
     total: int = Field(description="the submissions it regrades")

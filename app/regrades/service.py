@@ -7,9 +7,12 @@ Every earlier result is kept (app/submissions/results.py): a result stored befor
 were kept is archived first. While a submission is regraded it is queued again and off the
 boards (standings count graded rows only); its student's other graded submissions stay on
 them. A regrade changes a submission's row, never adds one, so it cannot count twice. The
-override of an earlier result stays with that result, in the history; the new result starts
-without one. Submissions still queued or running are not taken (the current version grades
-them anyway); progress is how many of the regrade's submissions have a result of it."""
+override of an earlier result stays with that result, in the history, and is carried to the
+new result unless the instructor asks to clear the overrides (app/submissions/results.py
+`carry`). Submissions the installed version already graded are left out unless forced (a
+regrade that would change nothing is refused, saying so). Submissions still queued or running
+are not taken (the current version grades them anyway); progress is how many of the
+regrade's submissions have a result of it."""
 
 from __future__ import annotations
 
@@ -41,12 +44,22 @@ class Target:
 
 
 @dataclass(frozen=True)
+class How:
+    """`force`: regrade what the installed version already graded too; `carry_overrides`:
+    the override in force on each submission carries to its new result."""
+
+    force: bool = False
+    carry_overrides: bool = True
+
+
+@dataclass(frozen=True)
 class Progress:
     id: int
     checkpoint: str
     scope: str
     target: str | None
     version: str
+    carry_overrides: bool
     by: str
     created_at: datetime
     total: int
@@ -57,16 +70,11 @@ class Progress:
         return self.done >= self.total
 
 
-def start(session: Session, instructor: User, s: Settings, what: Target) -> Progress:
-    checkpoint, scope, target, user_id = _resolve(session, what)
-    version = checkpoints.version(checkpoints.get(s, checkpoint))
-    if version is None:
-        raise Conflict(f"checkpoint '{checkpoint}' cannot be read to grade with")
-    subs = repository.graded(session, checkpoint, user_id, what.submission)
-    if not subs:
-        if what.submission is not None:
-            raise Conflict(f"submission {what.submission} is still being graded")
-        raise Conflict(f"nothing graded to regrade on '{checkpoint}'{_of(what.student)}")
+def start(
+    session: Session, instructor: User, s: Settings, what: Target, how: How | None = None
+) -> Progress:
+    how = how or How()
+    checkpoint, scope, target, version, subs = _chosen(session, s, what, how)
     if not broker_reachable():
         raise Unavailable("the grading queue is unavailable; nothing was changed, try again")
     row = repository.add(
@@ -78,12 +86,44 @@ def start(session: Session, instructor: User, s: Settings, what: Target) -> Prog
             version=version,
             requested_by=instructor.id,
             total=len(subs),
+            carry_overrides=how.carry_overrides,
         ),
     )
     for sub in subs:
         _requeue(session, sub, row.id)
     session.flush()
     return progress_of(session, [row])[0]
+
+
+def preview(session: Session, s: Settings, what: Target, how: How) -> tuple[int, str]:
+    """How many submissions `start` would queue again now, and with which version: what a
+    confirmation says before anything changes (the same refusals as `start`)."""
+    _, _, _, version, subs = _chosen(session, s, what, how)
+    return len(subs), version
+
+
+def _chosen(
+    session: Session, s: Settings, what: Target, how: How
+) -> tuple[str, str, str | None, str, list[Submission]]:
+    """(checkpoint, scope, target, version, the submissions to grade again), or why none."""
+    checkpoint, scope, target, user_id = _resolve(session, what)
+    version = checkpoints.version(checkpoints.get(s, checkpoint))
+    if version is None:
+        raise Conflict(f"checkpoint '{checkpoint}' cannot be read to grade with")
+    subs = repository.graded(session, checkpoint, user_id, what.submission)
+    if not subs:
+        if what.submission is not None:
+            raise Conflict(f"submission {what.submission} is still being graded")
+        raise Conflict(f"nothing graded to regrade on '{checkpoint}'{_of(what.student)}")
+    if not how.force:
+        subs = [sub for sub in subs if sub.checkpoint_version != version]
+        if not subs:
+            raise Conflict(
+                f"already graded with version {version[:12]}, the one installed now: a "
+                "regrade would change nothing. To grade again anyway, force it "
+                "(kgrade regrade --force, or the form's 'even if unchanged' box)"
+            )
+    return checkpoint, scope, target, version, subs
 
 
 def _of(student: str | None) -> str:
@@ -140,6 +180,7 @@ def progress_of(session: Session, rows: list[Regrade]) -> list[Progress]:
             scope=r.scope,
             target=r.target,
             version=r.version,
+            carry_overrides=r.carry_overrides,
             by=by.get(r.requested_by, "?"),
             created_at=r.created_at,
             total=r.total,
@@ -149,6 +190,30 @@ def progress_of(session: Session, rows: list[Regrade]) -> list[Progress]:
     ]
 
 
-def members(session: Session, regrade_id: int) -> list[tuple[Submission, str]]:
+@dataclass(frozen=True)
+class Member:
+    """A submission of a regrade: the level in force before it and after it (None while it is
+    queued), and the override carried to its new result, if one was."""
+
+    sub: Submission
+    student: str
+    before: int | None
+    after: int | None
+    carried: results.Override | None
+
+
+def members(session: Session, regrade_id: int) -> list[Member]:
     get(session, regrade_id)  # a 404 for an unknown one
-    return repository.members(session, regrade_id)
+    rows = repository.members(session, regrade_id)
+    kept = results.levels_in_force(session, [sub.id for sub, _ in rows])
+    out = []
+    for sub, name in rows:
+        mine = kept.get(sub.id, [])
+        i = next((k for k, (r, _, _) in enumerate(mine) if r.regrade_id == regrade_id), None)
+        if i is None:  # still being regraded: before is its latest result
+            before = mine[-1][1] if mine else None
+            out.append(Member(sub, name, before, None, None))
+            continue
+        before = mine[i - 1][1] if i > 0 else None
+        out.append(Member(sub, name, before, mine[i][1], mine[i][2]))
+    return out

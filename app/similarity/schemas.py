@@ -52,3 +52,12 @@ class SimilarityOut(BaseModel):
     common_fingerprints: int
     pairs: list[PairOut]
     skipped: list[SkippedOut]
+
+
+class HandoutIn(BaseModel):
+    text: str = Field(max_length=256 * 1024, description="the handout's source (Python)")
+
+
+class HandoutsOut(BaseModel):
+    checkpoint: str
+    handouts: list[str] = Field(description="the names registered, subtracted like the starter")

@@ -1,5 +1,6 @@
 """The similarity report of a checkpoint, for its instructors: every submission's source read
-through the repository, the checkpoint's starter removed, the pairs of `Corpus.report` with
+through the repository, the checkpoint's starter and its registered handouts removed
+(handouts.py), the pairs of `Corpus.report` with
 the text of their shared regions."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from app.checkpoints import service as checkpoints
 from app.settings import Settings
-from app.similarity import repository
+from app.similarity import handouts, repository
 from app.similarity.corpus import Corpus, Pair, Params
 from app.similarity.normalize import Unreadable
 from app.similarity.schemas import PairOut, RegionOut, SideOut, SimilarityOut, SkippedOut
@@ -20,10 +21,17 @@ def report(session: Session, s: Settings, checkpoint: str) -> SimilarityOut:
     cp = checkpoints.get(s, checkpoint)
     starter = cp.starter.read_text() if cp.starter else None
     params = Params()
+    base = []
+    for text in handouts.listed(s.home, checkpoint).values():  # each on its own: one that
+        try:  # does not tokenize is left out, not the others
+            Corpus(base=[text], params=params)
+            base.append(text)
+        except Unreadable:
+            continue
     try:
-        corpus = Corpus(starter=starter, params=params)
+        corpus = Corpus(starter=starter, base=base, params=params)
     except Unreadable:
-        corpus = Corpus(params=params)
+        corpus = Corpus(base=base, params=params)
     texts: dict[int, str] = {}
     for sid, student, source in repository.sources(session, checkpoint):
         texts[sid] = source
@@ -78,3 +86,21 @@ def _pair(p: Pair, texts: dict[int, str]) -> PairOut:
             for g in p.regions
         ],
     )
+
+
+def put_handout(s: Settings, checkpoint: str, name: str, text: str) -> list[str]:
+    """Register (or replace) a handout as base text; the names registered after."""
+    checkpoints.get(s, checkpoint)  # NotFound for an unknown checkpoint
+    handouts.put(s.home, checkpoint, name, text)
+    return list(handouts.listed(s.home, checkpoint))
+
+
+def remove_handout(s: Settings, checkpoint: str, name: str) -> list[str]:
+    checkpoints.get(s, checkpoint)
+    handouts.remove(s.home, checkpoint, name)
+    return list(handouts.listed(s.home, checkpoint))
+
+
+def handout_names(s: Settings, checkpoint: str) -> list[str]:
+    checkpoints.get(s, checkpoint)
+    return list(handouts.listed(s.home, checkpoint))

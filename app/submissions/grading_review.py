@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app.core.errors import Conflict, Invalid, NotFound
+from app.core.limits import MAX_NOTE, MAX_URL
 from app.models import Evidence, EvidenceStatus, LevelOverride, Status, Submission, User, now
 from app.submissions import repository, results
 
@@ -18,15 +19,20 @@ class OverrideRecord:
     note: str
     by: str
     at: str  # ISO 8601, as stored
+    explanation: str | None = None  # a word on the explanation (app/submissions/explained.py)
 
 
 def override(
     session: Session, sub: Submission, instructor: User, level: int, note: str
 ) -> LevelOverride:
-    if sub.status != Status.DONE:
-        raise Conflict("only a graded submission's level can be changed")
+    if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 4:
+        raise Invalid(f"a level is 0 to 4, not {level!r}")
     if not note.strip():
         raise Invalid("an override needs a note saying why")
+    if len(note) > MAX_NOTE:
+        raise Invalid(f"an override's note is at most {MAX_NOTE} characters")
+    if sub.status != Status.DONE:
+        raise Conflict("only a graded submission's level can be changed")
     graded = results.graded_level(session, sub)
     if level == 4 and graded != 3:
         raise Conflict(
@@ -57,6 +63,8 @@ def attach_evidence(session: Session, sub: Submission, student: User, url: str) 
         )
     if not url.startswith(("https://", "http://")):
         raise Invalid("the evidence must be a link (https://…)")
+    if len(url) > MAX_URL or not url.isprintable():
+        raise Invalid(f"a link is at most {MAX_URL} printable characters")
     ev = Evidence(submission_id=sub.id, url=url)
     session.add(ev)
     session.flush()
@@ -66,6 +74,8 @@ def attach_evidence(session: Session, sub: Submission, student: User, url: str) 
 def decide(
     session: Session, evidence_id: int, instructor: User, approve: bool, note: str
 ) -> Evidence:
+    if len(note) > MAX_NOTE:
+        raise Invalid(f"a decision's note is at most {MAX_NOTE} characters")
     ev = repository.get_evidence(session, evidence_id)
     if ev is None:
         raise NotFound(f"no evidence {evidence_id}")
@@ -83,7 +93,9 @@ def decide(
 
 def history(session: Session, sub: Submission) -> list[OverrideRecord]:
     return [
-        OverrideRecord(o.old_level, o.new_level, o.note, name, o.created_at.isoformat())
+        OverrideRecord(
+            o.old_level, o.new_level, o.note, name, o.created_at.isoformat(), o.explanation
+        )
         for o, name in repository.overrides(session, sub.id)
     ]
 

@@ -8,8 +8,10 @@ queued(precheck) → running → queued(gpu) → running → done, or → done a
 - `heartbeat` renews the lease while a grading runs.
 - `finish` writes the result only while the row is still held by this worker and attempt, so a
   worker that lost its lease can never overwrite the result of the one that took over.
-- `reconcile` finds rows whose message was lost or whose worker died, and re-sends them, at most
-  `max_attempts` times, then ends them with `internal_error` and a message.
+- `reconcile` finds rows whose worker died (claimed, lease expired) or whose message the broker
+  provably lost (queued longer than a lease and in none of the broker's queues, waiting or
+  delivered: app/jobs/census.py), and re-sends them, at most `max_attempts` times, then ends
+  them with `internal_error` and a message. A row only waiting in line is left alone.
 
 Every message these functions enqueue (the GPU stage, the reconciler's re-sends) is sent once
 the caller's transaction commits (app/jobs/outbox.py). The lease statements are app/leases.py.
@@ -23,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from app import leases
 from app.checkpoints import registry
+from app.jobs import census
 from app.jobs.names import PRECHECK, TASK_GPU, TASK_PRECHECK, gpu_queue
 from app.jobs.outbox import enqueue
 from app.models import Stage, Status, Submission, now
@@ -134,12 +137,17 @@ class Resend:
 
 def reconcile(session: Session, s: Settings, gpu_model_for: dict[int, str | None]) -> list[Resend]:
     """Rows to send again: running with an expired lease (worker died), or queued for longer than
-    a lease (message lost), each enqueued again. Rows out of attempts end as internal_error.
-    `gpu_model_for` maps a GPU-stage row to the queue it belongs to (`gpu_queues`)."""
+    a lease and provably lost by the broker (`_lost`), each enqueued again. Rows out of
+    attempts end as internal_error. `gpu_model_for` maps a GPU-stage row to the queue it
+    belongs to (`gpu_queues`)."""
     t = now()
     out = []
-    for sub in leases.stale(session, Submission, s):
-        expired = sub.status == Status.RUNNING  # else queued for longer than a lease
+    stale = leases.stale(session, Submission, s)
+    lost = _lost([sub for sub in stale if sub.status == Status.QUEUED], gpu_model_for)
+    for sub in stale:
+        expired = sub.status == Status.RUNNING
+        if not expired and sub.id not in lost:
+            continue  # waiting in line: its message is in the broker
         kind = events.LEASE_EXPIRED if expired else events.MESSAGE_LOST
         events.record(session, sub.id, sub.stage, kind)
         if sub.attempts >= s.max_attempts:
@@ -156,6 +164,26 @@ def reconcile(session: Session, s: Settings, gpu_model_for: dict[int, str | None
         _send_again(session, resend)
         out.append(resend)
     return out
+
+
+def _message(sub: Submission, gpu_model_for: dict[int, str | None]) -> tuple[str, str]:
+    """(queue, task) of the message a queued row waits for."""
+    model = gpu_model_for.get(sub.id)
+    if sub.stage == Stage.GPU and model:
+        return gpu_queue(model), TASK_GPU
+    return PRECHECK, TASK_PRECHECK
+
+
+def _lost(queued: list[Submission], gpu_model_for: dict[int, str | None]) -> set[int]:
+    """The ids of these queued rows whose message the broker holds nowhere; none where the
+    broker cannot be read (not known to be lost)."""
+    if not queued:
+        return set()
+    wanted = {sub.id: _message(sub, gpu_model_for) for sub in queued}
+    held = census.held(sorted({q for q, _ in wanted.values()}))
+    if held is None:
+        return set()
+    return {sid for sid, (_, task) in wanted.items() if (task, sid) not in held}
 
 
 def _send_again(session: Session, r: Resend) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session, contains_eager, defer
 
 from app.models import Evidence, EvidenceStatus, LevelOverride, Stage, Submission, User
@@ -20,6 +20,15 @@ def add(session: Session, sub: Submission) -> Submission:
     session.add(sub)
     session.flush()
     return sub
+
+
+def serialize_admissions(session: Session, user_id: int, checkpoint: str) -> None:
+    """One admission at a time per student and checkpoint, to the end of the transaction (the
+    quota's count and its insert together): an advisory lock on PostgreSQL; SQLite has one
+    writer at a time, taken by the submission's insert, which comes before the count."""
+    if session.get_bind().dialect.name == "postgresql":
+        key = f"quota:{user_id}:{checkpoint}"
+        session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
 
 
 def created_since(
@@ -47,8 +56,11 @@ def history(
     student: str | None,
     checkpoint: str | None,
     limit: int,
+    section: str | None = None,
+    before: int | None = None,
 ) -> list[Submission]:
-    """Newest first: one student's (`user_id`), or anyone's (`student`: by name). The rows
+    """Newest first: one student's (`user_id`), or anyone's (`student`: by name; `section`:
+    its students'); `before`: only ids below it (the next page). The rows
     carry summary fields: the source, explanation and full result (kilobytes of JSON each)
     load only if asked for; the user comes with the join, not one query a row."""
     q = (
@@ -65,8 +77,12 @@ def history(
         q = q.where(Submission.user_id == user_id)
     elif student:
         q = q.where(User.name == student)
+    if section and user_id is None:
+        q = q.where(User.section == section)
     if checkpoint:
         q = q.where(Submission.checkpoint == checkpoint)
+    if before is not None:
+        q = q.where(Submission.id < before)
     return list(session.scalars(q.order_by(Submission.id.desc()).limit(limit)).all())
 
 

@@ -9,13 +9,15 @@ from app.deadlines import service as deadlines
 from app.deps import CurrentUser, Filter, RowId, SessionDep, SettingsDep, Staff
 from app.errors import documented
 from app.models import Submission, User
+from app.submissions import explained, results, service
 from app.submissions import grading_review as review
-from app.submissions import results, service
 from app.submissions.schemas import (
     DecisionIn,
     DecisionOut,
     EvidenceIn,
     EvidenceOut,
+    ExplanationDecisionIn,
+    ExplanationDecisionOut,
     OverrideIn,
     OverrideOut,
     OverrideRecordOut,
@@ -152,6 +154,24 @@ def override(
     sub = service.readable(session, user, submission_id)
     review.override(session, sub, user, body.level, body.note)
     return OverrideOut(id=sub.id, level=sub.level, overrides=_history(session, sub))
+
+
+@router.post(
+    "/{submission_id}/explanation/decision",
+    response_model=ExplanationDecisionOut,
+    responses=documented(403, 404, 409),
+)
+def explanation_decision(
+    submission_id: RowId, body: ExplanationDecisionIn, session: SessionDep, user: User = Staff
+) -> ExplanationDecisionOut:
+    """Accept or refuse the explanation apart from the kernel: the level is then worked out
+    from this grading's measurements and that word (accepted: level 3 only where nothing but
+    the explanation stood against it; refused: level 2 at most), kept like an override."""
+    sub = service.readable(session, user, submission_id)
+    _, reasons = explained.decide(session, sub, user, body.accept, body.note)
+    return ExplanationDecisionOut(
+        id=sub.id, level=sub.level, reasons=reasons, overrides=_history(session, sub)
+    )
 
 
 @router.get(

@@ -1,15 +1,28 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
+
+from app.core.limits import MAX_EXPLANATION_BYTES, MAX_NOTE, MAX_SOURCE_BYTES, MAX_URL
 
 
 class SubmissionIn(BaseModel):
     checkpoint: str = Field(min_length=1, max_length=100)
-    source: str
-    explanation: str | None = None
+    # The caps are on UTF-8 bytes, checked by the service (413 above them); the schema's
+    # maxLength states them (a text over that many characters is over that many bytes).
+    source: str = Field(
+        description="the Triton file: at most 256 KiB of UTF-8 (413 above)",
+        json_schema_extra={"maxLength": MAX_SOURCE_BYTES},
+    )
+    explanation: (
+        Annotated[str, Field(json_schema_extra={"maxLength": MAX_EXPLANATION_BYTES})] | None
+    ) = Field(
+        None,
+        description="why the kernel is fast (Markdown), checked for level 3: at most 64 KiB of "
+        "UTF-8 (413 above)",
+    )
 
 
 class OverrideRecordOut(BaseModel):
@@ -20,6 +33,14 @@ class OverrideRecordOut(BaseModel):
     note: str
     by: str
     at: str  # ISO 8601
+    carried: bool = Field(
+        False, description="carried by a regrade from the submission's earlier result"
+    )
+    explanation: Literal["accepted", "refused"] | None = Field(
+        None,
+        description="an instructor's word on the explanation, apart from the kernel: the "
+        "level is then worked out from the grading's measurements and that word",
+    )
 
 
 class SubmissionRow(BaseModel):
@@ -74,22 +95,33 @@ class ResultOut(BaseModel):
 
 class OverrideIn(BaseModel):
     level: int = Field(ge=0, le=4)
-    note: str = Field(min_length=1, max_length=2000)
+    note: str = Field(min_length=1, max_length=MAX_NOTE)
+
+
+class ExplanationDecisionIn(BaseModel):
+    accept: bool
+    note: str = Field(min_length=1, max_length=MAX_NOTE)
 
 
 class EvidenceIn(BaseModel):
-    url: str = Field(min_length=8, max_length=500)
+    url: str = Field(min_length=8, max_length=MAX_URL)
 
 
 class DecisionIn(BaseModel):
     approve: bool
-    note: str = ""
+    note: str = Field("", max_length=MAX_NOTE)
 
 
 class OverrideOut(BaseModel):
     id: int
     level: int | None
     overrides: list[OverrideRecordOut]
+
+
+class ExplanationDecisionOut(OverrideOut):
+    reasons: list[str] = Field(
+        description="what still stands against level 3 after the decision (empty: level 3)"
+    )
 
 
 class EvidenceOut(BaseModel):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from app.checkpoints import registry
+from app.checkpoints import service as checkpoint_service
 from app.core.errors import Conflict, Invalid, NotFound, QuotaExceeded, TooLarge, Unavailable
-from app.core.limits import MAX_SOURCE_BYTES
+from app.core.limits import MAX_EXPLANATION_BYTES, MAX_SOURCE_BYTES
 from app.deadlines import service as deadlines
 from app.jobs.celery_app import broker_reachable
 from app.jobs.names import PRECHECK, TASK_PRECHECK
@@ -20,6 +20,11 @@ from app.settings import Settings
 from app.submissions import repository
 from app.users.service import is_staff
 from grader import checkpoints
+
+
+def lines(text: str) -> str:
+    """Text with its line ends as Python writes them: a browser's form sends CRLF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def submit(
@@ -37,11 +42,12 @@ def submit(
     commits."""
     if not broker_reachable():
         raise Unavailable("the grading queue is unavailable; nothing was stored, try again shortly")
+    source = lines(source)
     _check_text(source, explanation)
     checkpoint = _check_open(checkpoint_id, s)
     at = now()
     late = deadlines.admit(session, checkpoint, at)
-    _check_quota(session, user, checkpoint_id, s)
+    repository.serialize_admissions(session, user.id, checkpoint_id)
     sub = repository.add(
         session,
         Submission(
@@ -53,6 +59,12 @@ def submit(
             created_at=at,
         ),
     )
+    try:  # counted with this one in, after it holds the lock: concurrent ones wait for it
+        _check_quota(session, user, checkpoint_id, s)
+    except QuotaExceeded:
+        session.delete(sub)
+        session.flush()
+        raise
     enqueue(session, TASK_PRECHECK, sub.id, queue=PRECHECK)
     return sub
 
@@ -60,21 +72,22 @@ def submit(
 def _check_text(source: str, explanation: str | None) -> None:
     try:
         size = len(source.encode("utf-8"))
-        if explanation is not None:
-            explanation.encode("utf-8")
+        said = len(explanation.encode("utf-8")) if explanation is not None else 0
     except UnicodeEncodeError as exc:
         raise Invalid("the source or explanation is not valid UTF-8 text") from exc
     if size > MAX_SOURCE_BYTES:
         raise TooLarge(f"the source is {size} bytes; a submission may be at most 256 KiB")
+    if said > MAX_EXPLANATION_BYTES:
+        raise TooLarge(
+            f"the explanation is {said} bytes; an explanation may be at most "
+            f"{MAX_EXPLANATION_BYTES // 1024} KiB"
+        )
     if not source.strip():
         raise Invalid("the source is empty")
 
 
 def _check_open(checkpoint_id: str, s: Settings) -> checkpoints.Checkpoint:
-    try:
-        checkpoint = registry.get(checkpoint_id, s.all_checkpoint_dirs)
-    except checkpoints.CheckpointError as exc:
-        raise NotFound(str(exc)) from exc
+    checkpoint = checkpoint_service.get(s, checkpoint_id)  # as this deployment has it
     if not checkpoint.definition.open:
         raise Conflict(f"checkpoint '{checkpoint_id}' is closed to new submissions")
     return checkpoint
@@ -82,7 +95,7 @@ def _check_open(checkpoint_id: str, s: Settings) -> checkpoints.Checkpoint:
 
 def _check_quota(session: Session, user: User, checkpoint_id: str, s: Settings) -> None:
     recent = repository.created_since(session, user.id, checkpoint_id, now() - timedelta(hours=1))
-    if len(recent) < s.submissions_per_hour:
+    if len(recent) <= s.submissions_per_hour:  # the new one included
         return
     oldest = recent[0] if recent[0].tzinfo else recent[0].replace(tzinfo=now().tzinfo)
     wait = max(1, int((oldest + timedelta(hours=1) - now()).total_seconds()) + 1)
@@ -103,15 +116,26 @@ def readable(session: Session, user: User, submission_id: int) -> Submission:
 
 
 def history(
-    session: Session, user: User, *, checkpoint: str | None, student: str | None, limit: int
+    session: Session,
+    user: User,
+    *,
+    checkpoint: str | None,
+    student: str | None,
+    limit: int,
+    section: str | None = None,
+    before: int | None = None,
 ) -> list[Submission]:
-    """Newest first: a student's own; staff: anyone's, or one `student`'s."""
+    """Newest first: a student's own; staff: anyone's, one `student`'s or one `section`'s;
+    `before`: the page after the one that ended at that id."""
+    staff = is_staff(user)
     return repository.history(
         session,
-        user_id=None if is_staff(user) else user.id,
-        student=student if is_staff(user) else None,
+        user_id=None if staff else user.id,
+        student=student if staff else None,
         checkpoint=checkpoint,
         limit=limit,
+        section=section if staff else None,
+        before=before,
     )
 
 

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
-from app.models import ApiToken, Invite, SigninFailure, User
+from app.models import ApiToken, Invite, SigninFailure, User, WebSession
 
 
 def by_name(session: Session, name: str) -> User | None:
-    return session.scalar(select(User).where(User.name == name))
+    """The user of this name; else the one user whose name differs only by case (names are
+    told apart regardless of case: 'Ann' signs in as 'ann')."""
+    exact = session.scalar(select(User).where(User.name == name))
+    if exact is not None:
+        return exact
+    found = list(session.scalars(select(User).where(func.lower(User.name) == name.lower())))
+    return found[0] if len(found) == 1 else None
 
 
 def by_email(session: Session, email: str) -> User | None:
@@ -21,7 +27,17 @@ def by_email(session: Session, email: str) -> User | None:
 def by_names(session: Session, names: list[str]) -> dict[str, User]:
     if not names:
         return {}
-    return {u.name: u for u in session.scalars(select(User).where(User.name.in_(names)))}
+    """By each name asked for: its exact match, else its only match regardless of case."""
+    lower = {n.lower() for n in names}
+    found = list(session.scalars(select(User).where(func.lower(User.name).in_(lower))))
+    exact = {u.name: u for u in found}
+    out = {}
+    for n in names:
+        same = [u for u in found if u.name.lower() == n.lower()]
+        user = exact.get(n) or (same[0] if len(same) == 1 else None)
+        if user is not None:
+            out[n] = user
+    return out
 
 
 def by_emails(session: Session, emails: list[str]) -> dict[str, User]:
@@ -124,19 +140,34 @@ def pending_invite(session: Session, user_id: int, at: datetime) -> Invite | Non
     )
 
 
-def add_failure(session: Session, user_id: int | None, address: str) -> None:
-    session.add(SigninFailure(user_id=user_id, address=address))
+def serialize_attempts(session: Session, keys: list[str]) -> None:
+    """Sign-in attempts of these keys (an address, a login) one at a time, to the end of the
+    transaction: on PostgreSQL an advisory lock per key (in one order: no deadlock); SQLite
+    has one writer at a time, taken by the attempt's insert, which comes first."""
+    if session.get_bind().dialect.name == "postgresql":
+        for key in sorted(keys):
+            session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
+
+
+def add_failure(
+    session: Session, user_id: int | None, address: str, login: str | None = None
+) -> SigninFailure:
+    row = SigninFailure(user_id=user_id, address=address, login=login)
+    session.add(row)
     session.flush()
+    return row
+
+
+def delete_failure(session: Session, failure_id: int) -> None:
+    session.execute(delete(SigninFailure).where(SigninFailure.id == failure_id))
 
 
 def failures(
-    session: Session, since: datetime, *, user_id: int | None = None, address: str | None = None
+    session: Session, since: datetime, *, login: str | None = None, address: str | None = None
 ) -> tuple[int, datetime | None]:
-    """How many failed sign-ins the account (`user_id`) or the address had since `since`,
-    and the oldest's time."""
-    which = (
-        SigninFailure.user_id == user_id if address is None else SigninFailure.address == address
-    )
+    """How many failed sign-ins the login (`login`: "user:<id>" or "name:<…>") or the
+    address had since `since`, and the oldest's time."""
+    which = SigninFailure.login == login if address is None else SigninFailure.address == address
     n, oldest = session.execute(
         select(func.count(), func.min(SigninFailure.at)).where(which, SigninFailure.at > since)
     ).one()
@@ -145,3 +176,13 @@ def failures(
 
 def clear_failures(session: Session, user_id: int) -> None:
     session.execute(delete(SigninFailure).where(SigninFailure.user_id == user_id))
+
+
+def add_web_session(session: Session, row: WebSession) -> WebSession:
+    session.add(row)
+    session.flush()
+    return row
+
+
+def web_session(session: Session, id_hash: str) -> WebSession | None:
+    return session.scalar(select(WebSession).where(WebSession.id_hash == id_hash))

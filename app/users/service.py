@@ -41,8 +41,8 @@ def add(session: Session, name: str, role: str) -> tuple[User, str]:
     """Create a user; return it with its token, named "cli" (shown once, stored only hashed)."""
     check_role(role)
     name = check_name(name)
-    if repository.by_name(session, name):
-        raise Conflict(f"a user named '{name}' exists already")
+    if (same := repository.by_name(session, name)) is not None:  # regardless of case
+        raise Conflict(f"a user named '{same.name}' exists already")
     user = repository.add(session, User(name=name, role=role))
     token = new_token()
     repository.add_token(

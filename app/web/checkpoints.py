@@ -11,14 +11,16 @@ from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.checkpoints import registry, service, validations
-from app.checkpoints.schemas import ValidationOut
-from app.core.errors import DomainError
+from app.checkpoints.schemas import OpenIn, ValidationOut
+from app.core.errors import DomainError, TooLarge
+from app.core.limits import MAX_CHECKPOINT_FILE
 from app.deps import RowId, SessionDep
 from app.errors import ApiError, as_api_error
 from app.health import service as health
 from app.models import User
 from app.settings import get_settings
 from app.web.auth import check_csrf, is_admin, signed_in
+from app.web.forms import validated
 from app.web.templating import page
 
 router = APIRouter(include_in_schema=False)
@@ -53,7 +55,10 @@ def admin_page(request: Request, db: SessionDep) -> Response:
 
 
 async def _text(upload: UploadFile) -> str:
-    return (await upload.read()).decode("utf-8")
+    raw = await upload.read(MAX_CHECKPOINT_FILE + 1)
+    if len(raw) > MAX_CHECKPOINT_FILE:
+        raise TooLarge(f"{upload.filename}: a checkpoint's file is at most 256 KiB")
+    return raw.decode("utf-8")
 
 
 @router.post("/admin/checkpoints")
@@ -117,8 +122,9 @@ def admin_open(
 ) -> Response:
     user, data = _admin(request, db)
     check_csrf(data, csrf)
+    body = validated(OpenIn, open=open_)  # the API's rule: yes/no, true/false, 1/0
     try:
-        service.set_open(get_settings(), checkpoint_id, open_ == "yes")
+        service.set_open(get_settings(), checkpoint_id, body.open)
     except DomainError as exc:
         err = as_api_error(exc)
         return _admin_page(request, user, data, err.status, error=err.message)

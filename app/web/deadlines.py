@@ -4,7 +4,9 @@ it. The same service as the API's (app/deadlines)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any
+from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -12,13 +14,16 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.checkpoints import service as checkpoints
 from app.core.errors import DomainError
 from app.deadlines import service as deadlines
+from app.deadlines.schemas import DeadlineIn
 from app.deps import SessionDep
 from app.errors import ApiError, as_api_error
 from app.models import User
 from app.settings import get_settings
 from app.users.service import is_staff
 from app.web.auth import check_csrf, signed_in
+from app.web.forms import validated
 from app.web.templating import page
+from grader import DeadlineSpec
 
 router = APIRouter(include_in_schema=False)
 
@@ -30,6 +35,19 @@ def _staff(request: Request, db: SessionDep) -> tuple[User, dict[str, Any]]:
     return user, data
 
 
+def typed(d: DeadlineSpec | None) -> dict[str, str]:
+    """The form's fields as the deadline's times read in its zone (what an instructor typed),
+    so that the form shows the deadline in force, ready to be moved."""
+    if d is None:
+        return {"opens": "", "due": "", "late_until": ""}
+    tz = ZoneInfo(d.timezone)
+
+    def local(t: datetime | None) -> str:
+        return "" if t is None else t.astimezone(tz).strftime("%Y-%m-%dT%H:%M:%S")
+
+    return {"opens": local(d.opens), "due": local(d.due), "late_until": local(d.late_until)}
+
+
 def _page(
     request: Request,
     db: SessionDep,
@@ -38,10 +56,10 @@ def _page(
     status: int = 200,
     **ctx: Any,
 ) -> HTMLResponse:
-    rows = [
-        (cp, deadlines.effective(db, cp), deadlines.source(db, cp))
-        for cp in checkpoints.listed(get_settings())
-    ]
+    rows = []
+    for cp in checkpoints.listed(get_settings()):
+        d = deadlines.effective(db, cp)
+        rows.append((cp, d, deadlines.source(db, cp), typed(d)))
     return page(request, "deadlines.html", status, user=user, csrf=data["csrf"], rows=rows, **ctx)
 
 
@@ -74,9 +92,9 @@ def set_deadline(
             deadlines.clear(db, cp)
         else:
             fields = {"due": due or None, "opens": opens or None, "late_until": late_until or None}
-            spec = deadlines.parse({**fields, "policy": policy, "timezone": timezone or "UTC"})
-            deadlines.set_deadline(db, user, cp, spec)
-    except DomainError as exc:
-        err = as_api_error(exc)
+            body = validated(DeadlineIn, **fields, policy=policy, timezone=timezone or "UTC")
+            deadlines.set_deadline(db, user, cp, deadlines.parse(body.model_dump()))
+    except (DomainError, ApiError) as exc:
+        err = as_api_error(exc) if isinstance(exc, DomainError) else exc
         return _page(request, db, user, data, err.status, error=err.message)
     return RedirectResponse("/deadlines", 303)

@@ -91,11 +91,27 @@ def leaderboard(
 
 @router.get("/leaderboard/{checkpoint}/grades.csv")
 def leaderboard_csv(
-    checkpoint: str, request: Request, db: SessionDep, late: Filter = None
+    checkpoint: str,
+    request: Request,
+    db: SessionDep,
+    late: Filter = None,
+    section: Filter = None,
 ) -> Response:
     user, _ = _staff(request, db)
     if user is None:
         return page(request, "error.html", 403, user=None, error="Grades are for instructors.")
     boards.known(get_settings(), checkpoint)
     scope = Scope.ALL if late == "include" else Scope.ON_TIME
-    return csv_download(boards.csv_text(db, checkpoint, scope), f"{checkpoint}.csv")
+    return csv_download(boards.csv_text(db, checkpoint, scope, section), f"{checkpoint}.csv")
+
+
+@router.get("/gradebook.csv")
+def gradebook_csv(
+    request: Request, db: SessionDep, late: Filter = None, section: Filter = None
+) -> Response:
+    """The course's gradebook (every rostered student, a column per checkpoint)."""
+    user, _ = _staff(request, db)
+    if user is None:
+        return page(request, "error.html", 403, user=None, error="Grades are for instructors.")
+    scope = Scope.ALL if late == "include" else Scope.ON_TIME
+    return csv_download(boards.course_csv(db, get_settings(), scope, section), "gradebook.csv")

@@ -11,7 +11,15 @@ from app.models import Submission
 from app.settings import get_settings
 from app.submissions import results, service
 from app.web import plots
-from grader import CaseGroup, CaseResult, Citable, CiteTable, GradeResult, cite_tables
+from grader import (
+    CaseGroup,
+    CaseResult,
+    Citable,
+    CiteTable,
+    GradeResult,
+    cite_tables,
+    explanation_recheck,
+)
 from grader import group_cases as group
 
 
@@ -60,6 +68,9 @@ def view(
         "short": versions.short,
         "r": result,
         "cite_tables": citable_tables(result),
+        "recheck_text": explanation_recheck.editable(
+            sub.explanation, result.get("explanation") or {}
+        ),
         "groups": grouped(result.get("cases") or []),
         "roofline": plots.roofline(bench) if bench and bench.get("shapes") else None,
         "lines": sub.source.splitlines(),

@@ -4,6 +4,7 @@ account's invite link, and disable, enable and reset (which shows the new link).
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import RedirectResponse, Response
@@ -14,8 +15,10 @@ from app.errors import ApiError, as_api_error
 from app.models import User
 from app.settings import get_settings
 from app.users import roster, service
+from app.users.schemas import RosterIn
 from app.users.signin import invite_link
 from app.web.auth import check_csrf, signed_in
+from app.web.forms import validated
 from app.web.templating import page
 
 router = APIRouter(include_in_schema=False)
@@ -78,7 +81,10 @@ async def import_roster(
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 return _users_page(request, db, None, 400, error=f"{filename} is not UTF-8 text")
-        imported = roster.run(db, user, text, get_settings(), filename)
+        body = validated(RosterIn, csv=text, filename=filename)  # the API's caps
+        imported = roster.run(db, user, body.csv, get_settings(), body.filename)
+    except ApiError as exc:
+        return _users_page(request, db, None, exc.status, error=exc.message)
     except roster.RosterError as exc:
         return _users_page(request, db, None, 400, error=exc.headline, problems=exc.problems)
     except DomainError as exc:
@@ -91,11 +97,38 @@ async def import_roster(
 
 @router.post("/users/{name}/{action}")
 def manage(
-    name: str, action: str, request: Request, db: SessionDep, csrf: Annotated[str, Form()]
+    name: str,
+    action: str,
+    request: Request,
+    db: SessionDep,
+    csrf: Annotated[str, Form()],
+    confirm: Annotated[str, Form()] = "",
 ) -> Response:
+    """Disable, enable, or reset (asked first: it cannot be undone)."""
     user, data = _staff(request, db)
     check_csrf(data, csrf)
     try:
+        if action == "reset" and confirm != "yes":
+            target = service.managed(db, user, name)
+            return page(
+                request,
+                "confirm.html",
+                user=user,
+                csrf=data["csrf"],
+                title=f"Reset {target.name}?",
+                question=f"Reset the account {target.name} ({target.role}): it cannot be undone.",
+                consequences=[
+                    "Their password, every API token and every signed-in session stop working "
+                    "at once.",
+                    "A new invite link is shown once, on the next page: they set a new "
+                    "password with it.",
+                    "Their submissions and grades are kept.",
+                ],
+                action=f"/users/{quote(target.name)}/reset",
+                fields={},
+                yes=f"Reset {target.name}",
+                back="/users",
+            )
         if action == "reset":
             target, token = service.reset(db, user, name, get_settings())
             return _users_page(

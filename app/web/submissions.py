@@ -3,26 +3,30 @@ submission (override, level-4 decision)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Annotated
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, Form, Request, UploadFile
+from fastapi import APIRouter, Form, Query, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from app.checkpoints import service as checkpoints
 from app.core.errors import DomainError, Invalid
 from app.core.limits import MAX_SOURCE_BYTES
 from app.deadlines import service as deadlines
-from app.deps import RowId, SessionDep
-from app.errors import as_api_error
+from app.deps import Filter, RowId, SessionDep
+from app.errors import ApiError, as_api_error
+from app.health import service as health
 from app.models import User, now
 from app.settings import get_settings
+from app.submissions import explained, results, service
 from app.submissions import grading_review as review
-from app.submissions import results, service
+from app.submissions.schemas import DecisionIn, ExplanationDecisionIn, OverrideIn, SubmissionIn
 from app.users.service import is_staff
 from app.web import plots
-from app.web.auth import check_csrf, signed_in
+from app.web.auth import check_csrf, local_path, signed_in
+from app.web.forms import validated
 from app.web.result_view import view
 from app.web.templating import page
 
@@ -47,6 +51,7 @@ def _submit_form(
     if "starter" not in ctx:
         ctx["starter"] = chosen.starter.read_text() if chosen and chosen.starter else ""
     deadline = deadlines.effective(db, chosen) if chosen else None
+    gpus = sorted({w.gpu for w in health.gpu_workers(db) if w.gpu})  # seen in the last minute
     return page(
         request,
         "submit.html",
@@ -56,6 +61,7 @@ def _submit_form(
         checkpoints=cps,
         chosen=chosen,
         deadline=deadline,
+        gpus=gpus,
         admission=str(deadline.admission(now())) if deadline else "on_time",
         **ctx,
     )
@@ -80,17 +86,22 @@ async def submit(
     """Admitted by the same function as the API's; the precheck is sent after the commit."""
     user, data = signed_in(request, db)
     check_csrf(data, csrf)
-    typed = source  # what the textarea held: shown again on an error, unless over the limit
+    # what the textarea held (a browser sends CRLF): shown again on an error, unless too long
+    typed = service.lines(source)
+    s = get_settings()
     try:
         if upload is not None and upload.filename:
-            raw = await upload.read()
+            raw = await upload.read(MAX_SOURCE_BYTES + 1)  # more is refused: TooLarge
             try:
                 source = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise Invalid(f"{upload.filename} is not UTF-8 text") from exc
-        sub = service.submit(db, user, checkpoint, source, explanation or None, get_settings())
-    except DomainError as exc:
-        err = as_api_error(exc)
+        body = validated(
+            SubmissionIn, checkpoint=checkpoint, source=source, explanation=explanation or None
+        )
+        sub = service.submit(db, user, body.checkpoint, body.source, body.explanation, s)
+    except (DomainError, ApiError) as exc:
+        err = as_api_error(exc) if isinstance(exc, DomainError) else exc
         return _submit_form(
             request,
             db,
@@ -136,10 +147,37 @@ def report(sid: RowId, request: Request, db: SessionDep) -> Response:
     return FileResponse(path, filename=f"submission-{sub.id}.ncu-rep")
 
 
+PAGE_ROWS = 500
+
+
 @router.get("/history")
-def history(request: Request, db: SessionDep, checkpoint: str | None = None) -> Response:
+def history(
+    request: Request,
+    db: SessionDep,
+    checkpoint: Filter = None,
+    student: Filter = None,
+    section: Filter = None,
+    before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
+) -> Response:
+    """Newest first, a page of PAGE_ROWS with a link to the older ones; staff filter by
+    student and section."""
     user, _ = signed_in(request, db)
-    rows = service.history(db, user, checkpoint=checkpoint, student=None, limit=500)
+    rows = service.history(
+        db,
+        user,
+        checkpoint=checkpoint,
+        student=student,
+        section=section,
+        limit=PAGE_ROWS + 1,
+        before=before,
+    )
+    more, rows = len(rows) > PAGE_ROWS, rows[:PAGE_ROWS]
+    keep = {"checkpoint": checkpoint, "student": student, "section": section}
+    older = (
+        "/history?" + urlencode({**{k: v for k, v in keep.items() if v}, "before": rows[-1].id})
+        if more
+        else None
+    )
     mine = [r for r in rows if r.user_id == user.id]
     timed = _by_checkpoint((r.checkpoint, r.created_at, r.speedup) for r in mine if r.speedup)
     levels = _by_checkpoint(
@@ -161,6 +199,8 @@ def history(request: Request, db: SessionDep, checkpoint: str | None = None) -> 
         plot=plot,
         checkpoint=checkpoint,
         changed=changed,
+        older=older,
+        filters=keep,
     )
 
 
@@ -178,22 +218,55 @@ def override(
     sid: RowId,
     request: Request,
     db: SessionDep,
-    level: Annotated[int, Form()],
+    level: Annotated[str, Form()],
     note: Annotated[str, Form()],
     csrf: Annotated[str, Form()],
     back: Annotated[str, Form()] = "",
 ) -> Response:
+    """The API's rules: OverrideIn's bounds, then the service's (level 4 on a level 3)."""
     user, data = signed_in(request, db)
     check_csrf(data, csrf)
     if not is_staff(user):
         return page(request, "error.html", 403, user=user, error="Only instructors override.")
+    body = validated(OverrideIn, level=level, note=note)
     sub = service.readable(db, user, sid)
+    refused = _refused(
+        request, user, sid, lambda: review.override(db, sub, user, body.level, body.note)
+    )
+    return refused or RedirectResponse(local_path(back, f"/submissions/{sid}"), 303)
+
+
+def _refused(request: Request, user: User, sid: int, act: Callable[[], object]) -> Response | None:
+    """`act`, or the page that says why the service refused it (nothing stored)."""
     try:
-        review.override(db, sub, user, level, note)
+        act()
     except DomainError as exc:
         err = as_api_error(exc)
-        return page(request, "error.html", err.status, user=user, error=err.message)
-    return RedirectResponse(back if back.startswith("/") else f"/submissions/{sid}", 303)
+        to = {"back": f"/submissions/{sid}", "back_label": f"Back to submission {sid}"}
+        return page(request, "error.html", err.status, user=user, error=err.message, **to)
+    return None
+
+
+@router.post("/submissions/{sid}/explanation/decision")
+def explanation_decision(
+    sid: RowId,
+    request: Request,
+    db: SessionDep,
+    accept: Annotated[str, Form()],
+    note: Annotated[str, Form()],
+    csrf: Annotated[str, Form()],
+) -> Response:
+    """The API's rules (ExplanationDecisionIn, then app/submissions/explained.py)."""
+    user, data = signed_in(request, db)
+    check_csrf(data, csrf)
+    if not is_staff(user):
+        return page(request, "error.html", 403, user=user, error="Only instructors decide.")
+    body = validated(ExplanationDecisionIn, accept=accept, note=note)
+    sub = service.readable(db, user, sid)
+    refused = _refused(
+        request, user, sid, lambda: explained.decide(db, sub, user, body.accept, body.note)
+    )
+    return refused or RedirectResponse(f"/submissions/{sid}", 303)
 
 
 @router.post("/evidence/{eid}/decision")
@@ -209,5 +282,6 @@ def decide(
     check_csrf(data, csrf)
     if not is_staff(user):
         return page(request, "error.html", 403, user=user, error="Only instructors decide.")
-    review.decide(db, eid, user, approve == "yes", "")
-    return RedirectResponse(back if back.startswith("/") else "/", 303)
+    body = validated(DecisionIn, approve=approve)
+    review.decide(db, eid, user, body.approve, body.note)
+    return RedirectResponse(local_path(back, "/"), 303)

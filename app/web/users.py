@@ -10,62 +10,97 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.core.errors import DomainError
+from app.core.limits import MAX_LOGIN, MAX_TOKEN_TEXT
 from app.deps import RowId, SessionDep
-from app.errors import as_api_error
+from app.errors import ApiError, as_api_error
 from app.models import User
 from app.settings import get_settings
 from app.users import service as users
 from app.users import signin as accounts
-from app.users import tokens
+from app.users import tokens, websessions
+from app.users.schemas import TokenIn
 from app.web import session
 from app.web.auth import check_csrf, signed_in
+from app.web.forms import validated
 from app.web.templating import page
 
 router = APIRouter(include_in_schema=False)
 
 
-def _signed_in_as(user: User) -> Response:
-    resp = RedirectResponse("/", 303)
-    session.start(resp, user.id, user.session_version)
+def _signed_in_as(request: Request, db: SessionDep, user: User, to: str = "/") -> Response:
+    """A new server-side session and its cookie; the one the browser had (if any) ends."""
+    _end_current(request, db)
+    resp = RedirectResponse(to, 303)
+    session.start(request, resp, user.id, user.session_version, websessions.start(db, user))
     return resp
+
+
+def _end_current(request: Request, db: SessionDep) -> None:
+    data = session.read(request)
+    if data and isinstance(data.get("sid"), str):
+        websessions.end(db, data["sid"])
 
 
 @router.get("/signin")
 def signin_page(request: Request) -> HTMLResponse:
-    return page(request, "signin.html", user=None)
+    return _signin(request)
+
+
+def _signin(request: Request, status: int = 200, **ctx: Any) -> HTMLResponse:
+    probe = HTMLResponse()
+    csrf = session.anonymous_csrf(request, probe)
+    resp = page(request, "signin.html", status, user=None, csrf=csrf, **ctx)
+    for value in probe.headers.getlist("set-cookie"):
+        resp.headers.append("set-cookie", value)
+    return resp
 
 
 @router.post("/signin")
 def signin(
     request: Request,
     db: SessionDep,
-    login: Annotated[str, Form()] = "",
-    password: Annotated[str, Form()] = "",
-    token: Annotated[str, Form()] = "",
+    login: Annotated[str, Form(max_length=MAX_LOGIN)] = "",
+    password: Annotated[str, Form(max_length=accounts.MAX_PASSWORD)] = "",
+    token: Annotated[str, Form(max_length=MAX_TOKEN_TEXT)] = "",
+    csrf: Annotated[str, Form(max_length=100)] = "",
 ) -> Response:
-    """A wrong password is recorded (the brute-force limits), so this answers, never raises."""
+    """A wrong password is recorded (the brute-force limits), so this answers, never raises.
+    The form's CSRF token must be the sign-in cookie's: no other site signs a browser in."""
+    if not session.csrf_ok(session.read(request), csrf):
+        error = "The form expired or came from elsewhere; sign in again."
+        return _signin(request, 403, error=error, login=login)
     if token.strip():
         user = users.by_token(db, token.strip())
         if user is None or not users.is_active(user):
             error = "That token is not valid." if user is None else "This account is disabled."
-            return page(request, "signin.html", 401, user=None, error=error)
-        return _signed_in_as(user)
-    address = request.client.host if request.client else "-"
+            return _signin(request, 401, error=error)
+        return _signed_in_as(request, db, user)
+    address = request.client.host if request.client else "-"  # a trusted proxy's word only
     try:
-        found = accounts.authenticate(db, login, password, address, get_settings())
+        attempt = accounts.count_attempt(db, login, address, get_settings())
+        db.commit()  # counted, and seen by every other attempt, before the password is checked
+        found = accounts.verify(db, attempt, password)
     except DomainError as exc:
         err = as_api_error(exc)
-        return page(request, "signin.html", err.status, user=None, error=err.message, login=login)
+        return _signin(request, err.status, error=err.message, login=login)
     if found is None:
         error = f"{accounts.WRONG[0].upper()}{accounts.WRONG[1:]}."
-        return page(request, "signin.html", 401, user=None, error=error, login=login)
-    return _signed_in_as(found)
+        return _signin(request, 401, error=error, login=login)
+    return _signed_in_as(request, db, found)
 
 
 @router.post("/signout")
-def signout() -> Response:
+def signout(
+    request: Request, db: SessionDep, csrf: Annotated[str, Form(max_length=100)] = ""
+) -> Response:
+    """Ends the session on the server too (its cookie is then worth nothing). With the
+    session's CSRF token only: no other site signs a browser out."""
+    data = session.read(request)
+    if data and data.get("uid") is not None:
+        check_csrf(data, csrf)
+        _end_current(request, db)
     resp = RedirectResponse("/signin", 303)
-    session.end(resp)
+    session.end(request, resp)
     return resp
 
 
@@ -90,8 +125,8 @@ def invite(
     token: str,
     request: Request,
     db: SessionDep,
-    password: Annotated[str, Form()],
-    confirm: Annotated[str, Form()],
+    password: Annotated[str, Form(max_length=accounts.MAX_PASSWORD)],
+    confirm: Annotated[str, Form(max_length=accounts.MAX_PASSWORD)],
 ) -> Response:
     """Sets the password once (the link is then void) and signs in. The link itself is the
     form's proof: it is a secret only its owner has (no session yet to hold a CSRF token)."""
@@ -102,7 +137,7 @@ def invite(
         return _invite_page(
             request, db, token, err.status, error=err.message, minimum=accounts.MIN_PASSWORD
         )
-    return _signed_in_as(user)
+    return _signed_in_as(request, db, user)
 
 
 def _account(request: Request, db: SessionDep, status: int = 200, **ctx: Any) -> Response:
@@ -132,9 +167,9 @@ def create_token(
     user, data = signed_in(request, db)
     check_csrf(data, csrf)
     try:
-        row, text = tokens.create(db, user, name)
-    except DomainError as exc:
-        err = as_api_error(exc)
+        row, text = tokens.create(db, user, validated(TokenIn, name=name).name)
+    except (DomainError, ApiError) as exc:
+        err = as_api_error(exc) if isinstance(exc, DomainError) else exc
         return _account(request, db, err.status, error=err.message)
     return _account(
         request,
@@ -159,9 +194,9 @@ def change_password(
     request: Request,
     db: SessionDep,
     csrf: Annotated[str, Form()],
-    current: Annotated[str, Form()],
-    password: Annotated[str, Form()],
-    confirm: Annotated[str, Form()],
+    current: Annotated[str, Form(max_length=accounts.MAX_PASSWORD)],
+    password: Annotated[str, Form(max_length=accounts.MAX_PASSWORD)],
+    confirm: Annotated[str, Form(max_length=accounts.MAX_PASSWORD)],
 ) -> Response:
     """A new password ends every other session; this one goes on with a new cookie."""
     user, data = signed_in(request, db)
@@ -171,6 +206,4 @@ def change_password(
     except DomainError as exc:
         err = as_api_error(exc)
         return _account(request, db, err.status, error=err.message)
-    resp = RedirectResponse("/account?changed=1", 303)
-    session.start(resp, user.id, user.session_version)
-    return resp
+    return _signed_in_as(request, db, user, "/account?changed=1")

@@ -1,18 +1,18 @@
-"""The `torch.compile` baseline, timed by the trusted parent rather than in the sandbox.
+"""The `torch.compile` baseline, timed apart from the submission's sandbox.
 
-Compiling inside the sandbox would cost every grading 10-40 s, and an inductor cache shared
-between gradings would be a channel between submissions. The compiled op does not depend on the
-submission, so it is timed here, once per GPU, driver, torch and Triton version and benchmark
-shape, with the same timed call as the child (L2 flushed, spin kernel before the start event),
-and cached beside the bandwidth calibration. Its speedup is therefore not paired round by round
-with the submission's: the result says so.
+Compiling inside the submission's sandbox would cost every grading 10-40 s, and an inductor
+cache shared between gradings would be a channel between submissions. The compiled op does not
+depend on the submission, so it is compiled and timed by the checkpoint's own sandboxed process
+(problem.py's, grader/sandbox/problem.py: its inductor cache in its private /tmp), once per
+GPU, driver, torch and Triton version and benchmark shape, with the same timed call as the
+child (L2 flushed, spin kernel before the start event), and cached beside the bandwidth
+calibration. Its speedup is therefore not paired round by round with the submission's: the
+result says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import torch
 
@@ -20,21 +20,19 @@ from grader import cachefile
 from grader.checkpoints import Checkpoint
 from grader.gpu.calibrate import driver_version
 from grader.plan.shapes import BenchShape
-from grader.sandbox.harness.timing import timed_call
+from grader.sandbox import problem
 
 MARK = "compile:"  # BASELINES = {"compile": "compile:torch"} compiles the "torch" baseline
 ROUNDS = 50
 WARMUP = 5
 
 
-def target(checkpoint: Checkpoint) -> tuple[str, Callable[..., Any]] | None:
-    """("compile", the function to compile), when the checkpoint asks for this baseline."""
+def target(checkpoint: Checkpoint) -> tuple[str, str] | None:
+    """("compile", the baseline to compile), when the checkpoint asks for this baseline."""
     table = checkpoint.baselines()
     for name, value in table.items():
-        if isinstance(value, str) and value.startswith(MARK):
-            fn = table.get(value.removeprefix(MARK))
-            if callable(fn):
-                return name, fn
+        if value.startswith(MARK) and table.get(value.removeprefix(MARK)) == "callable":
+            return name, value.removeprefix(MARK)
     return None
 
 
@@ -55,25 +53,15 @@ def times(
     found = target(checkpoint)
     if found is None or not shapes:
         return {}
-    name, fn = found
+    name, compile_of = found
     cache = cache_dir / "compile_baselines.json" if cache_dir else None
     known = cachefile.load(cache)
     keys = {shape.id: _key(checkpoint, shape) for shape in shapes}
     missing = [s for s in shapes if keys[s.id] not in known]
     if missing:
-        compiled = torch.compile(fn, dynamic=False)
-        flush = torch.empty(flush_bytes // 4, dtype=torch.float32, device="cuda")
+        code = problem.on_gpu(checkpoint)  # problem.py's own sandboxed process
         for shape in missing:
-            sets = [
-                [a.to("cuda") if isinstance(a, torch.Tensor) else a for a in s] for s in shape.sets
-            ]
-            for _ in range(WARMUP):
-                compiled(*sets[0])
-            known[keys[shape.id]] = [
-                round(timed_call(compiled, sets[r % len(sets)], flush)[0], 3) for r in range(ROUNDS)
-            ]
-            del sets
-        del flush
-        torch.cuda.empty_cache()
+            timed = code.compiled_times(compile_of, shape.sets, flush_bytes, ROUNDS, WARMUP)
+            known[keys[shape.id]] = [round(t, 3) for t in timed]
         cachefile.store(cache, known)
     return {shape.id: {name: known[keys[shape.id]]} for shape in shapes}

@@ -74,6 +74,7 @@ def finish(stage: Stage) -> list[str]:
     profiles, why = _profiles(stage, bench)
     reasons += why
     stage.result.citable = facts.build(bench, profiles, torch.cuda.get_device_name())
+    stage.result.level3_blockers = list(reasons)  # kept for `kgrade explain` (judge/recheck)
     return reasons + _explanation(stage)
 
 
@@ -143,6 +144,9 @@ def _profiles(stage: Stage, bench: BenchmarkResult) -> tuple[list[ProfileResult]
         profiles.append(p)
         allowed = stage.checkpoint.definition.allowed_torch_ops
         reasons.extend(_evidence(p, bench, result, stage.kernels, allowed))
+        launches = [r.launches for r in stage.collected.records if r.error is None]
+        if why := nsight.kernel_count_disagrees(p, stage.kernels, launches):
+            reasons.append(why)
     stage.stages["nsight"] = time.monotonic() - t
     result.profile = profiles[0] if profiles else None
     result.extra_profiles = profiles[1:]
@@ -216,7 +220,13 @@ def _evidence(
         return [f"No Nsight Compute evidence on {where}: {p.error}. Level 3 needs it."]
     result.messages.extend(f"Nsight Compute, {where}: {line}" for line in nsight.summary(p.totals))
     reasons = [r for r in [nsight.unaccounted(p, bench)] if r]
+    if p.output_check:
+        reasons.append(
+            f"The profiled call on {where} is checked like a timed one, and {p.output_check}: "
+            "the profile is not of the work that was timed, so it is no evidence for level 3."
+        )
     reasons.extend(nsight.timing_disagrees(p, bench))
+    reasons.extend(nsight.traffic_disagrees(p, bench))
     if kernels and (foreign := nsight.foreign_kernels(p, kernels, epilogue)):
         reasons.append(
             f"Nsight Compute saw your call on {where} launch kernels that are not your "
@@ -225,6 +235,15 @@ def _evidence(
             "credited."
         )
     return reasons
+
+
+def _replay_checked(said: Collector) -> str | None:
+    """The profiled call's output against the reference: None when right, else why not."""
+    checks = said.result.bench_checks
+    if not checks:
+        return "its output never came back"
+    bad = next((c for _, _, c in checks if not c.passed), None)
+    return None if bad is None else f"its output was wrong ({bad.message[:300]})"
 
 
 def profile_shapes(shapes: list[BenchShape], checkpoint: Checkpoint) -> list[BenchShape]:
@@ -259,7 +278,10 @@ def run_profile(
         base, out.baselines_measured = _baseline_kernels(stage, shape, ncu)
         paths = stage.profile_job(["submission"], True, shape.id)
         t = time.monotonic()
+        refs = {shape.id: shape.references[:1]}  # the replay's inputs: the shape's first set
         if replay is not None:
+            assert isinstance(replay.reader, Collector)
+            replay.reader.expect([], refs)
             replay.publish()
             try:
                 run = replay.wait()
@@ -269,11 +291,13 @@ def run_profile(
                 replay.kill()
                 raise
         else:
-            said = Collector([], {}, limits.result_bytes)
+            said = Collector([], stage.checkpoint.definition.tolerances, limits.result_bytes, refs)
             spec = _replay_spec(paths, stage.checkpoint, ncu)
             run = bwrap.run(spec, limits, said, sandboxed=paths.sandboxed)
         stages["nsight_run"] = time.monotonic() - t  # its start and profile phases, and ncu's own
         out.configs = said.result.profiled
+        said.finish()
+        out.output_check = _replay_checked(said)
         stages.update({f"nsight_{k}": v for k, v in said.result.phases.items()})
         dest = (options.report_dir or paths.job.parent) / report_name
         t = time.monotonic()
@@ -328,7 +352,7 @@ def start_replay(
     ncu = nsight.ncu_path()
     if ncu is None:
         return None
-    said = Collector([], {}, options.limits.result_bytes)
+    said = Collector([], checkpoint.definition.tolerances, options.limits.result_bytes)
     spec = _replay_spec(paths, checkpoint, ncu)
     return stack.enter_context(early.started(spec, options.limits, said, paths.sandboxed))
 
@@ -348,7 +372,7 @@ def _baseline_key(checkpoint: Checkpoint, shape: BenchShape, ncu: str) -> str:
 def _baseline_kernels(stage: Stage, shape: BenchShape, ncu: str) -> tuple[list[KernelMetrics], str]:
     """The baselines' kernels and when they were measured ("now" or a date)."""
     checkpoint, options = stage.checkpoint, stage.options
-    names = [b for b in checkpoint.definition.baselines if callable(checkpoint.baselines().get(b))]
+    names = checkpoint.timed_baselines()
     if not names:
         return [], "now"
     cache = options.cache_dir / "baseline_profiles.json" if options.cache_dir else None

@@ -3,9 +3,12 @@ A GPU worker asks once at its start (and says so with its heartbeat): without th
 of it can reach level 3.
 
 The check profiles one tiny torch kernel under `ncu` in a child process, trusted code only (no
-submission is involved), as the sandbox runs ncu: as `nobody` with every capability dropped
-(setpriv, where the worker runs as root), so that a container's CAP_SYS_ADMIN, which does not
-reach the sandbox, cannot make it pass. It reads what ncu said: the counters read, or the
+submission is involved), inside the sandbox, as a grading's replay runs ncu: bubblewrap with
+the interpreter, its packages and ncu's folders bound in at their own paths, as `nobody` with
+every capability dropped (grader/sandbox/bwrap.py), so that a container's CAP_SYS_ADMIN, which
+does not reach the sandbox, cannot make it pass, and where the checkout or its venv lives (a
+0700 home, say) makes no difference: the sandbox binds them in as it does for a grading.
+It reads what ncu said: the counters read, or the
 driver's profiling restriction (ERR_NVGPUCTRPERM: the host must set the nvidia module option
 NVreg_RestrictProfilingToAdminUsers=0, docs/DEPLOY.md), or no ncu, or no GPU."""
 
@@ -16,8 +19,11 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
+from pathlib import Path
+
+from grader.gpu import nsight
+from grader.sandbox import bwrap
 
 METRIC = "gpu__time_duration.sum"
 NO_GPU = "KGRADE-NCU-CHECK: no CUDA GPU"
@@ -37,7 +43,7 @@ PERMISSION = (
     "sandbox's ncu runs as nobody with no capabilities: a container's --cap-add SYS_ADMIN does "
     "not reach it); docs/DEPLOY.md"
 )
-NOBODY = 65534
+NOBODY = bwrap.NOBODY
 
 
 @dataclass(frozen=True)
@@ -47,39 +53,38 @@ class NcuCheck:
 
 
 def check(timeout: float = 300.0) -> NcuCheck:
-    """Profile one kernel under ncu, if there is one, and say what came of it."""
+    """Profile one kernel under ncu, in the sandbox, if there is one, and say what came of it."""
     ncu = shutil.which("ncu")
     if ncu is None:
         return NcuCheck(False, "ncu is not installed (no `ncu` on the worker's PATH)")
     version = _version(ncu)
-    with tempfile.TemporaryDirectory(prefix="kgrade-ncu-check-") as d:
-        os.chmod(d, 0o1777)  # nobody's TMPDIR and HOME
-        argv = [*as_sandbox(), ncu, "--metrics", METRIC, "--csv", sys.executable, "-c", PROBE]
-        try:
-            proc = subprocess.run(
-                argv,
-                capture_output=True,
-                text=True,
-                errors="replace",
-                timeout=timeout,
-                cwd=d,
-                env={**os.environ, "TMPDIR": d, "HOME": d},
-            )
-        except subprocess.TimeoutExpired:
-            return NcuCheck(False, f"ncu {version} did not finish its check within {timeout:.0f} s")
-        except OSError as exc:
-            return NcuCheck(False, f"ncu cannot be run: {exc.strerror or exc}")
+    try:
+        argv = in_sandbox([ncu, "--metrics", METRIC, "--csv", sys.executable, "-c", PROBE])
+    except bwrap.SandboxUnavailable as exc:
+        return NcuCheck(False, f"the sandbox cannot run here, so neither can ncu in it: {exc}")
+    try:
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, errors="replace", timeout=timeout, cwd="/"
+        )
+    except subprocess.TimeoutExpired:
+        return NcuCheck(False, f"ncu {version} did not finish its check within {timeout:.0f} s")
+    except OSError as exc:
+        return NcuCheck(False, f"ncu cannot be run: {exc.strerror or exc}")
     return read(proc.returncode, proc.stdout + "\n" + proc.stderr, version)
 
 
-def as_sandbox() -> list[str]:
-    """The prefix that runs the check as the sandbox runs ncu: as nobody, no capabilities (a
-    worker that is not root is already a user without them)."""
-    setpriv = shutil.which("setpriv")
-    if os.geteuid() != 0 or setpriv is None:
-        return []
-    ids = ["--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups"]
-    return [setpriv, *ids, "--inh-caps=-all", "--bounding-set=-all", "--"]
+def in_sandbox(argv: list[str], gpu: bool = True) -> list[str]:
+    """`argv` as the sandbox runs a grading's ncu: bubblewrap, as nobody with no capabilities,
+    the interpreter and its packages bound in at their paths, with ncu's install folders
+    (grader/gpu/nsight.py) and, with `gpu`, the GPU's devices."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp"}
+    env |= {"LANG": "C.UTF-8", "USER": "nobody", "PYTHONDONTWRITEBYTECODE": "1"}
+    if "CUDA_VISIBLE_DEVICES" in os.environ:
+        env["CUDA_VISIBLE_DEVICES"] = os.environ["CUDA_VISIBLE_DEVICES"]
+    ncu_dirs = nsight.install_dirs(argv[0]) if os.path.isabs(argv[0]) else []
+    mounts = [bwrap.Mount(Path(d), d) for d in ncu_dirs]
+    spec = bwrap.Spec(argv=argv, env=env, mounts=mounts, gpu=gpu)
+    return bwrap.bwrap_argv(spec, bwrap.Limits())
 
 
 def read(returncode: int, output: str, version: str) -> NcuCheck:

@@ -292,6 +292,62 @@ def timing_disagrees(profile: ProfileResult, bench: BenchmarkResult) -> list[str
     return reasons
 
 
+# The profiled call must read its inputs from DRAM (Nsight flushes the caches before each
+# kernel's measurement), so it moves at least this share of the shape's minimal bytes (less
+# than all: an output smaller than the L2 may stay in it, unwritten to DRAM, at the end).
+MIN_TRAFFIC_SHARE = 0.5
+# And the timed call cannot have moved what the profile shows faster than the memory system
+# allows (the measured peak, with this slack).
+TRAFFIC_SLACK = 1.05
+
+
+def traffic_disagrees(profile: ProfileResult, bench: BenchmarkResult) -> list[str]:
+    """Reasons the profile is not of the work that was timed: the DRAM bytes Nsight saw
+    against what the shape's work needs and what the timed time allows."""
+    timed = next(
+        (s for s in bench.shapes if s.shape == profile.shape and s.dtype == profile.dtype), None
+    )
+    mine = profile.totals.get("submission")
+    if timed is None or mine is None:
+        return []
+    reasons = []
+    need, moved = timed.minimal_bytes, mine.dram_bytes
+    took = timed.times_us.get("submission", 0.0)
+    if need and moved < MIN_TRAFFIC_SHARE * need:
+        reasons.append(
+            f"Nsight Compute saw your profiled call on {timed.name} move {moved / 1e6:.1f} MB "
+            f"of DRAM, less than {MIN_TRAFFIC_SHARE:.0%} of the {need / 1e6:.1f} MB its inputs "
+            "and output take: the profile is not of the work that was timed."
+        )
+    allowed = took * 1e-6 * bench.peak_gbps * 1e9 * TRAFFIC_SLACK
+    if took and bench.peak_gbps and moved > allowed:
+        reasons.append(
+            f"Nsight Compute saw your call on {timed.name} move {moved / 1e6:.1f} MB of DRAM, "
+            f"which the {took:.1f} µs it was timed at cannot move at {bench.peak_gbps:.0f} GB/s "
+            f"(at most {allowed / 1e6:.1f} MB): the profile is not of the work that was timed."
+        )
+    return reasons
+
+
+def kernel_count_disagrees(
+    profile: ProfileResult, kernels: frozenset[str], launches: list[int]
+) -> str | None:
+    """The file's Triton kernels Nsight saw in the profiled call against the Triton launches
+    of its checked calls (`launches`, one count per call): outside their range, the profiled
+    call ran another pipeline."""
+    if not launches or not kernels or profile.error:
+        return None
+    seen = sum(1 for k in profile.kernels if k.impl == "submission" and k.name in kernels)
+    low, high = min(launches), max(launches)
+    if low <= seen <= high:
+        return None
+    return (
+        f"Nsight Compute saw {seen} launch(es) of your Triton kernels in the profiled call on "
+        f"{profile.name}, but each of your checked calls launched {low}–{high}: the profile is "
+        "not of the work that was timed."
+    )
+
+
 # What a submission's profiled call may launch besides its own Triton kernels: torch's fills
 # and copies (torch.zeros, .contiguous(), .to(), torch.arange), and for a checkpoint with an
 # epilogue (`allowed_torch_ops`), torch's reductions of that name (MeanOps, sum_functor).

@@ -2,19 +2,23 @@
 parent, on fresh inputs every round.
 
 Round r's inputs are drawn on the GPU from a secret seed (`make_inputs` with a CUDA generator),
-by the child and again, identically, by this process. The child times the submission; this
-process times the baselines on the same inputs with the same `timed_call`, in its own process,
-so nothing of the submission's can touch them. The two take turns on the GPU, never at the
-same time: the child waits for a byte on its stdin before each round (`g`: go; `f`: first send
-the whole output of the round before). Who goes first alternates round by round (child then
-parent on even rounds, parent then child on odd ones), so the pairing still cancels drift.
+by the child and again, identically, by the checkpoint's own sandboxed process (problem.py's,
+grader/sandbox/problem.py: apart from the submission's, and from this trusted one, which never
+imports problem.py). The child times the submission; the checkpoint's process times the
+baselines on the same inputs with the same `timed_call` and computes the round's reference,
+so nothing of the submission's can touch them; this process drives both and judges. The
+two take turns on the GPU, never at the same time: the child waits for a byte on its stdin
+before each round (`g`: go; `f`: first send the whole output of the round before). Who goes
+first alternates round by round (the child, then the baselines on even rounds; the other way
+round on odd ones), so the pairing still cancels drift.
 
 Every round's output is checked: the child sends it at SAMPLES positions drawn from a seed
-the submission cannot read, right after the timed call, and this process compares them with its
-own reference of that round's inputs. FULL_CHECKS whole outputs per shape are asked for too,
-each decided only after its round has run (a submission cannot know which), at uniformly
-random rounds. An answer remembered from an earlier round is wrong on fresh inputs; skipping
-the work on any round leaves a stale output that the sampled check catches.
+the submission cannot read, right after the timed call, and this process compares them with
+the reference of that round's inputs at those positions (from the checkpoint's process).
+FULL_CHECKS whole outputs per shape are asked for too, each decided only after its round has
+run (a submission cannot know which), at uniformly random rounds. An answer remembered from
+an earlier round is wrong on fresh inputs; skipping the work on any round leaves a stale
+output that the sampled check catches.
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ from typing import IO, Any
 
 import torch
 
-from grader.checkpoints import Arg, Checkpoint
+from grader.checkpoints import Checkpoint
 from grader.judge.compare import Comparison, compare
 from grader.models import Tolerance
 from grader.plan.shapes import FULL_CHECKS, SAMPLES, BenchShape
+from grader.sandbox import problem
 from grader.sandbox.harness import wire
-from grader.sandbox.harness.timing import fresh_inputs, sample_positions, timed_call
+from grader.sandbox.harness.timing import sample_positions
 
 
 class Turns:
@@ -41,15 +46,16 @@ class Turns:
         tolerances: dict[str, Tolerance],
         flush_bytes: int,
         seed: int,
+        device: str = "cuda",
     ) -> None:
         self.checkpoint = checkpoint
         self.shapes = {s.id: s for s in shapes if s.seeds is not None}
-        table = checkpoint.baselines()
-        self.baselines = {
-            n: table[n] for n in checkpoint.definition.baselines if callable(table.get(n))
-        }
+        # problem.py's own sandboxed process (on the CPU only in tests: the fake GPU stage)
+        self.problem = problem.on_gpu(checkpoint) if device == "cuda" else problem.of(checkpoint)
+        self.baselines = checkpoint.timed_baselines()
         self.tolerances = tolerances
         self.flush_bytes = flush_bytes
+        self.device = device  # "cpu" only in tests: the GPU stage's protocol on the host clock
         self.rng = random.Random(seed ^ 0x7E57)
         self.control: Callable[[], IO[bytes] | None] = lambda: None
         self.times: dict[int, dict[str, list[float]]] = {}
@@ -58,8 +64,6 @@ class Turns:
         self.null_gap: dict[int, list[float]] = {}  # the child's gap with nothing pending
         self._full: dict[int, int] = {}  # full outputs asked for, per shape
         self._pending: dict[int, tuple[int, torch.Tensor]] = {}  # shape -> (round, reference)
-        self._drawn: tuple[tuple[int, int], list[Arg]] | None = None
-        self._flush: torch.Tensor | None = None
         self.failed: str | None = None  # why this process's own part failed, if it did
 
     @property
@@ -105,26 +109,27 @@ class Turns:
         sub.append(float(header["time"]))
         sub_synced.append(float(header["synced"]))
         self.null_gap.setdefault(s.id, []).append(float(header.get("null_gap") or 0.0))
-        inputs = self._inputs(s, r)
-        ref = self.checkpoint.reference(inputs)
+        numel = s.references[0].numel()
+        at = sample_positions(numel, s.sample_seed + r, SAMPLES, self.device) if numel else None
+        want = self.problem.round_reference(
+            s.case, self._seed(s, r), at, self._family_of(s, r), self.device
+        )
         if "bad" in header:
             cmp = Comparison(False, None, "the entry returned something other than a Tensor")
         else:
-            got = wire.decode_tensor(header.get("tensor"), payload).to(ref.device)
-            at = sample_positions(ref.numel(), s.sample_seed + r, SAMPLES)
-            want = ref.reshape(-1)[at] if ref.numel() else ref.reshape(-1)
-            cmp = compare(got, want, self._tolerance(ref))
+            got = wire.decode_tensor(header.get("tensor"), payload)
+            cmp = compare(got, want, self._tolerance(want))
             if not cmp.passed:
-                cmp = Comparison(False, cmp.max_abs_err, f"round {r}, sampled: {cmp.message}")
+                where = f"round {r}{self._family(s, r)}, sampled"
+                cmp = Comparison(False, cmp.max_abs_err, f"{where}: {cmp.message}")
         self.checks.append((s.id, r, cmp))
         full = self._want_full(s, r)
         if full:
-            self._pending[s.id] = (r, ref)
+            self._pending[s.id] = (r, self.problem.held_reference())
         if r % 2 == 0:
-            self._time_baselines(s, r, inputs)  # the child went first this round
-        del inputs, ref
+            self._time_baselines(s, r)  # the child went first this round
         if r + 1 < s.rounds and (r + 1) % 2 == 1:
-            self._time_baselines(s, r + 1, self._inputs(s, r + 1))  # the parent goes first
+            self._time_baselines(s, r + 1)  # the baselines go first
         self._say(b"f" if full else b"g")
 
     def _whole(self, s: BenchShape, header: dict[str, Any], payload: bytes | bytearray) -> None:
@@ -132,10 +137,11 @@ class Turns:
         if pending is None or header.get("round") != pending[0]:
             raise wire.WireError("a whole output nobody asked for")
         r, ref = pending
-        got = wire.decode_tensor(header.get("tensor"), payload).to(ref.device)
-        cmp = compare(got, ref, self._tolerance(ref))
+        got = wire.decode_tensor(header.get("tensor"), payload).to(self.device)
+        cmp = compare(got, ref.to(self.device), self._tolerance(ref))
         if not cmp.passed:
-            cmp = Comparison(False, cmp.max_abs_err, f"round {r}, whole output: {cmp.message}")
+            where = f"round {r}{self._family(s, r)}, whole output"
+            cmp = Comparison(False, cmp.max_abs_err, f"{where}: {cmp.message}")
         self.checks.append((s.id, r, cmp))
 
     def _want_full(self, s: BenchShape, r: int) -> bool:
@@ -146,12 +152,14 @@ class Turns:
         self._full[s.id] = self._full.get(s.id, 0) + 1
         return True
 
-    def _time_baselines(self, s: BenchShape, r: int, inputs: list[Arg]) -> None:
-        assert self._flush is not None
+    def _time_baselines(self, s: BenchShape, r: int) -> None:
+        """Round r's baselines, timed by the checkpoint's process on round r's inputs."""
         names = list(self.baselines) if r % 2 == 0 else list(reversed(self.baselines))
+        timed = self.problem.time_baselines(
+            s.case, self._seed(s, r), names, self._family_of(s, r), self.device
+        )
         for name in names:
-            args = [a.clone() if isinstance(a, torch.Tensor) else a for a in inputs]
-            elapsed, until_synced, _ = timed_call(self.baselines[name], args, self._flush)
+            elapsed, until_synced = timed[name]
             self.times[s.id][name].append(elapsed)
             self.synced[s.id][name].append(until_synced)
 
@@ -161,32 +169,37 @@ class Turns:
         names = ["submission", *self.baselines]
         self.times[s.id] = {n: [] for n in names}
         self.synced[s.id] = {n: [] for n in names}
-        if self._flush is None:
-            self._flush = torch.empty(self.flush_bytes // 4, dtype=torch.float32, device="cuda")
-        inputs = self._inputs(s, -1)
-        for fn in self.baselines.values():
-            for _ in range(s.warmup):
-                fn(*inputs)
-        torch.cuda.synchronize()
+        self.problem.warm_baselines(
+            s.case,
+            self._seed(s, -1),
+            self.baselines,
+            s.warmup,
+            self.flush_bytes,
+            self._family_of(s, -1),
+            self.device,
+        )
 
     # --- helpers ---------------------------------------------------------------------------------
-    def _inputs(self, s: BenchShape, r: int) -> list[Arg]:
-        """Round r's inputs (r = -1: the warm-up's), drawn as the child draws them."""
-        key = (s.id, r)
-        if self._drawn is not None and self._drawn[0] == key:
-            return self._drawn[1]
+    def _seed(self, s: BenchShape, r: int) -> int:
+        """Round r's inputs' seed (r = -1: the warm-up's), as the child draws them."""
         assert s.seeds is not None
-        seed = s.seeds[0] ^ 0x3A3A if r < 0 else s.seeds[r]
-        self._drawn = None  # free the last round's before drawing the next
-        inputs = fresh_inputs(self.checkpoint.make_inputs, s.case, seed)
-        self._drawn = (key, inputs)
-        return inputs
+        return s.seeds[0] ^ 0x3A3A if r < 0 else s.seeds[r]
+
+    def _family_of(self, s: BenchShape, r: int) -> dict[str, Any] | None:
+        """Round r's input family (r = -1: the warm-up's, the first round's), as the child's."""
+        return s.families[max(r, 0)] if s.families else None
 
     def _shape(self, header: dict[str, Any]) -> BenchShape:
         s = self.shapes.get(header.get("shape"))  # type: ignore[arg-type]
         if s is None:
             raise wire.WireError("benchmark frame for an unknown shape")
         return s
+
+    @staticmethod
+    def _family(s: BenchShape, r: int) -> str:
+        """The round's input family, as a student reads it (", inputs with scale=100.0")."""
+        fam = s.families[r] if r < len(s.families) else {}
+        return ", inputs with " + ", ".join(f"{k}={v}" for k, v in fam.items()) if fam else ""
 
     def _tolerance(self, ref: torch.Tensor) -> Tolerance:
         return self.tolerances[str(ref.dtype).removeprefix("torch.")]

@@ -34,6 +34,7 @@ IMPORTS: dict[str, frozenset[str] | None] = {
     "typing": None,
     "functools": None,
     "itertools": None,
+    "dataclasses": frozenset({"dataclass"}),
     "__future__": frozenset({"annotations"}),
 }
 
@@ -139,9 +140,10 @@ TYPING = frozenset(
         "Literal",
         "Final",
         "TYPE_CHECKING",
+        "NamedTuple",
     }
 )
-FUNCTOOLS = frozenset({"lru_cache", "cache", "partial", "reduce"})
+FUNCTOOLS = frozenset({"lru_cache", "cache", "partial", "reduce", "wraps"})
 ITERTOOLS = frozenset({"product", "accumulate", "chain", "islice", "repeat", "count"})
 
 # --- host code: attributes of any other object (tensors, containers, configs, numbers) ---------
@@ -232,6 +234,16 @@ CONTAINERS = frozenset(
         "copy",
         "sort",
         "reverse",
+        # set (module-level containers are never changed: see judge/state.py)
+        "add",
+        "discard",
+        "remove",
+        "union",
+        "intersection",
+        "difference",
+        "issubset",
+        "issuperset",
+        "isdisjoint",
         # str (not .format: "{0.x}".format reads attributes; write an f-string)
         "join",
         "split",
@@ -307,6 +319,7 @@ HOST_DECORATORS = frozenset(
     {
         "functools.lru_cache",
         "functools.cache",
+        "functools.wraps",
         "torch.no_grad",
         "torch.inference_mode",
     }
@@ -322,13 +335,26 @@ HOOK_KEYWORDS = frozenset({"pre_hook", "post_hook", "launch_enter_hook", "launch
 KERNEL_BUILTINS = frozenset({"range", "len", "min", "max", "float", "int", "isinstance", "print"})
 
 
+# Raw-assembly escapes of triton.language, refused inside kernels unless the checkpoint allows
+# them (`allow_inline_asm`), each with why. (Triton 3.9's other way to the hardware's own
+# registers, triton.language.extra.cuda's globaltimer/smid, is off the import list already.)
+RAW_ASSEMBLY = {
+    "inline_asm_elementwise": "tl.inline_asm_elementwise runs any PTX (%globaltimer, L2 "
+    "discards, loads and stores at any address of the process), which neither the static "
+    "check nor the compile check can read: write the kernel in triton.language (a checkpoint "
+    "may allow it with allow_inline_asm = true)",
+}
+
+
 @cache
 def triton_language() -> frozenset[str]:
-    """`triton.language`'s public names (functions, dtypes, constexpr), this Triton's."""
+    """`triton.language`'s public names (functions, dtypes, constexpr), this Triton's, less
+    the raw-assembly escapes (RAW_ASSEMBLY)."""
     import triton.language as tl
 
     names = set(getattr(tl, "__all__", ())) or {n for n in dir(tl) if not n.startswith("_")}
-    return frozenset(names - {"core", "semantic", "standard", "random", "extra"}) | {"math"}
+    names -= {"core", "semantic", "standard", "random", "extra", *RAW_ASSEMBLY}
+    return frozenset(names) | {"math"}
 
 
 @cache
@@ -395,4 +421,15 @@ def module_members(module: str) -> frozenset[str] | None:
         return FUNCTOOLS
     if module == "itertools":
         return ITERTOOLS
+    if module == "dataclasses":
+        return frozenset({"dataclass"})
     return None
+
+
+def builtin_exception(name: str) -> bool:
+    """A builtin exception class (`ImportError`, `ValueError`): a host except clause may name
+    it. Not BaseException's other children (SystemExit, KeyboardInterrupt: the sandbox's)."""
+    import builtins
+
+    obj = getattr(builtins, name, None)
+    return isinstance(obj, type) and issubclass(obj, Exception)

@@ -1,14 +1,17 @@
-"""Attribution: which implementation, which shape and which side of a comparison a number in
-an explanation's sentence belongs to (claims.py reads the numbers; this says whose they are).
+"""Attribution: whose a number is (which implementation), and which side of a comparison.
 
-- `Mention`: a name found in the sentence (an implementation, a benchmark case, a dimension).
-- `resolve_pronouns`: "it"/"its" is the implementation the sentence names first before it.
-- `case_of`: the benchmark case ("k1000-bf16") a number is at; `DIM_HINT`: one dimension named
-  ("K = 1000", "seq 4096").
-- `orient`: whose speedup over whom ("cuBLAS is 1.25× faster than my kernel" is the
-  submission's 0.80×, written the other way round).
-- `side_of_comparison`: "600 TFLOP/s against cuBLAS's 748" (600 is the other side's), "A … than
-  B (a against b)" (a is A's, b is B's).
+Nothing is given to the nearest name: a number is an implementation's only when the sentence
+says so —
+- written with it: "torch's 110 µs", "my 244 MB", "X의 244 MB", "the naive version (1.02 GB)";
+- linked right after it: "244 MB for my kernel", "1,02 GB de la versión ingenua", "(naive)";
+- in the clause of its subject: the implementation named before it that is not the object of a
+  comparison ("faster than torch, at 94 % of peak": torch is compared with, the 94 % is the
+  subject's; "Compared with the naive version, my kernel … moves 244 MB": my kernel's);
+- "it", "its", "su", "이 커널": the sentence's subject (the first implementation it names that
+  is not compared with), else the sentence before's;
+- a sentence that names none: the implementation the sentence before spoke of, else yours.
+Anything else — the far side of "against" with nothing named, two subjects in one clause —
+is left unread: the student is asked to say whose it is.
 """
 
 from __future__ import annotations
@@ -16,10 +19,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from grader.judge.lang import LANG
+
 CONTRAST = re.compile(
-    r"\b(?:against|vs\.?|versus|compared (?:to|with)|than|instead of|rather than|down from"
-    r"|up from|whereas|while)\b"
+    r"(?<![\w])(?:against|vs\.?|versus|whereas|while|frente a|contra|mientras(?: que)?"
+    r"|en cambio|instead of|rather than|en lugar de|en vez de|replac\w*|reemplaz\w*"
+    r"|sustitu\w*|반면|대비|대신)(?![\w])"
 )
+_BREAK = re.compile(
+    r"[;:]|,(?!\d)|(?<![\w])(?:but|pero|however|sin embargo|whereas|while|mientras)(?![\w])"
+)
+_ARTICLES = r"(?:\s*(?:the|a|an|el|la|los|las|lo|un|una|del|de la|de los)\s+)?"
 
 
 @dataclass
@@ -27,21 +37,252 @@ class Mention:
     start: int
     end: int
     what: str
+    compared: bool = False  # the object of a comparison ("than torch", "torch보다")
+    pronoun: bool = False
 
 
-PRONOUN = re.compile(r"\bit(?:s|'s)?\b")
+def mentions(b: str) -> list[Mention]:
+    """The implementations a (normalised, blanked) sentence names, and its pronouns."""
+    taken = list(b)
+    found: list[Mention] = []
+    for impl, pat in LANG.impl:
+        for m in pat.finditer("".join(taken)):
+            found.append(Mention(m.start(), m.end(), impl))
+            taken[m.start() : m.end()] = " " * (m.end() - m.start())
+    for p in LANG.pronoun.finditer("".join(taken)):
+        found.append(Mention(p.start(), p.end(), "", pronoun=True))
+    found.sort(key=lambda x: x.start)
+    for x in found:
+        x.compared = _is_compared(b, x)
+    return found
 
 
-def resolve_pronouns(s: str, named: list[Mention]) -> list[Mention]:
-    """'it'/'its' speaks of the sentence's first-named implementation before it (its
-    grammatical subject: "cuBLAS is faster than my kernel: it reaches ..." is cuBLAS; "my
-    kernel reaches ..., 0.80× cuBLAS; its tensor pipe ..." is mine); none before: dropped."""
-    out = list(named)
-    for m in PRONOUN.finditer(s):
-        first = next((n for n in named if n.end <= m.start() and n.what != "ceiling"), None)
-        if first is not None:
-            out.append(Mention(m.start(), m.end(), first.what))
-    return sorted(out, key=lambda m: m.start)
+def _is_compared(b: str, m: Mention) -> bool:
+    before = b[max(0, m.start - 60) : m.start]
+    cb = None
+    for x in LANG.compare_before.finditer(before):
+        cb = x
+    if cb is not None and re.fullmatch(_ARTICLES + r"\s*", before[cb.end() :]):
+        return True
+    if re.search(
+        r"\d\s*(?:×|x|times|veces|배)\s*(?:(?:that )?of |de |del )?" + _ARTICLES + r"$", before
+    ):
+        return True  # "0.91× cuBLAS"
+    return bool(re.match(r"\s*" + LANG.compare_after.pattern, b[m.end : m.end + 12]))
+
+
+def resolve(
+    b: str, ms: list[Mention], context: str | None, spans: list[tuple[int, int]]
+) -> str | None:
+    """The sentence's subject (its first implementation neither compared with nor only
+    saying whose a number is), and each pronoun set to it; none: `context`, the sentence
+    before's."""
+
+    def subject_like(x: Mention) -> bool:
+        return not x.pronoun and not x.compared and not _linked(b, x, spans)
+
+    subject = next((m.what for m in ms if subject_like(m)), None)
+    for m in ms:
+        if m.pronoun:
+            first = next((x.what for x in ms if subject_like(x) and x.end <= m.start), None)
+            m.what = first or context or subject or ""
+    return subject
+
+
+def clause_start(b: str, pos: int) -> int:
+    last = 0
+    for m in _BREAK.finditer(b, 0, pos):
+        last = m.end()
+    return last
+
+
+def clause_end(b: str, pos: int) -> int:
+    m = _BREAK.search(b, pos)
+    return m.start() if m else len(b)
+
+
+_CLAUSE_WORDS = re.compile(r"\d|(?<![\w])(?:and|y|is|es|are|son|was|reaches|alcanza)(?![\w])")
+_NOT_LINK = re.compile(r"(?<![\w])(?:than|que|against|frente)(?![\w])")
+
+
+def owner(
+    b: str,
+    ms: list[Mention],
+    start: int,
+    end: int,
+    prev_end: int,
+    context: str | None,
+    spans: list[tuple[int, int]] | None = None,
+) -> tuple[str | None, str]:
+    """Whose the number at b[start:end] is, and how that was read ('' when unread)."""
+    spans = [sp for sp in (spans or []) if sp[1] <= start]
+    named = [m for m in ms if m.what]
+    before = [m for m in named if m.end <= start]
+    side = _parenthesised(b, named, start)
+    if side is not None:
+        return side, "its side of the comparison"
+    nxt = next((m for m in named if m.start >= end), None)
+    if nxt is not None and _VS_AFTER.match(b[end : nxt.start]):  # "229 µs against cuBLAS's"
+        return _far_side(nxt.what, named)
+    # written with it: "torch's 110 µs", "the naive version (1.02 GB)", "X의 244 MB"
+    if before:
+        m = before[-1]
+        gap = b[m.end : start]
+        of = "" if m.compared else r"(?:(?:of|de|del)\s+)?"  # "the ceiling of 756 TFLOP/s"
+        if re.fullmatch(r"\s*(?:'s|’s)?\s*(?:own\s+)?[(:=]?\s*" + of, gap) or (
+            LANG.possessive.pattern
+            and re.fullmatch(r"(?:" + LANG.possessive.pattern + r")\s*", gap)
+        ):
+            return m.what, "named with it"
+    # linked right after it: "244 MB for my kernel", "(naive)"
+    after = [m for m in named if m.start >= end]
+    if after:
+        m = after[0]
+        gap = b[end : m.start]
+        linked = len(gap) <= 30 and LANG.link_after.match(gap) and not _CLAUSE_WORDS.search(gap)
+        if linked and not _BREAK.search(gap.strip(" (")) and not _NOT_LINK.search(gap):
+            return m.what, "linked after it"
+    lo = clause_start(b, start)
+    subj = [m for m in before if not m.compared and not _linked(b, m, spans)]
+    if subj:
+        m = subj[-1]
+        prev_owned = prev_end > m.end or (prev_end >= 0 and _linked(b, m, [(0, prev_end)]))
+        here = b[max(m.end, clause_start(b, start)) : start]
+        if REPLACE.search(here) or (
+            prev_owned and (CONTRAST.search(here) or _from_to(b, prev_end, start))
+        ):  # the far side: "244 MB against 1.02 GB", "replaces five kernels"
+            return _far_side(m.what, named)
+        if m.start >= lo or not any(x.start >= lo for x in named if x.end <= start):
+            return m.what, "its clause's subject"
+        return m.what, "the sentence's subject"
+    if not named:
+        return (context or "submission"), "no implementation named"
+    if all(m.compared for m in named):  # only the compared-with: the implicit subject
+        return (context or "submission"), "no subject named"
+    nxt = after[0] if after else None
+    if nxt is not None and not nxt.compared:
+        gap = b[end : nxt.start]
+        if not _BREAK.search(gap) and not CONTRAST.search(gap):
+            return nxt.what, "its clause's subject (after it)"
+    replaced = bool(before and REPLACE.search(b[before[-1].end : start]))
+    if not replaced and not [m for m in before if not m.compared and not _linked(b, m, spans)]:
+        return (context or "submission"), "no subject before it"
+    return None, ""
+
+
+def ratio_owner(
+    b: str,
+    ms: list[Mention],
+    start: int,
+    subject: str | None,
+    context: str | None,
+    spans: list[tuple[int, int]] | None = None,
+    owned: list[tuple[int, int]] | None = None,
+) -> tuple[str | None, str]:
+    """Whose a ratio is: the implementation its clause names before it (not compared
+    with), else the sentence's subject, else the sentence before's."""
+    spans = spans or []
+    own = [
+        m
+        for m in ms
+        if m.what
+        and not m.compared
+        and m.end <= start
+        and not _linked(b, m, spans)
+        # "X moves 1.24 GB, … 11× less": X's bytes are one side, the ratio the subject's
+        and not any(m.end <= a and e <= start for a, e in owned or [])
+    ]
+    if own:
+        return own[-1].what, "its clause's subject"
+    if subject:
+        return subject, "the sentence's subject"
+    return context, "the sentence before's subject" if context else ""
+
+
+def _linked(b: str, m: Mention, spans: list[tuple[int, int]]) -> bool:
+    """A name that only says whose a number is: "1.02 GB for the naive version"."""
+    for _, e in spans:
+        gap = b[e : m.start]
+        if (
+            e <= m.start
+            and len(gap) <= 40
+            and LANG.link_after.match(gap)
+            and not _BREAK.search(gap.strip(" ("))
+        ):
+            return True
+    return False
+
+
+REPLACE = re.compile(
+    r"(?<![\w])(?:instead of|rather than|en lugar de|en vez de|replac\w*|reemplaz\w*|sustitu\w*"
+    r"|대신)(?![\w])"
+)
+_VS_AFTER = re.compile(
+    r"^\s*(?:against|vs\.?|versus|compared (?:to|with)|than|frente a|contra|comparad[oa] con)"
+    r"\s+(?:the\s+|el\s+|la\s+)?$"
+)
+
+
+def _from_to(b: str, prev_end: int, start: int) -> bool:
+    """'from 1.0 GB (naive) to 241 MB', 'desde 1,02 GB hasta 244 MB', '1.02 GB에서 244 MB로'."""
+    gap = b[prev_end:start]
+    if "에서" in gap:
+        return True
+    return bool(
+        re.search(r"(?<![\w])(?:to|hasta|down to|a)(?![\w])", gap)
+        and re.search(
+            r"(?<![\w])(?:from|desde|pasa de|baja de|de)(?![\w])",
+            b[max(0, prev_end - 40) : prev_end],
+        )
+    )
+
+
+def _parenthesised(b: str, named: list[Mention], start: int) -> str | None:
+    """'A … than B (a against b)': in a parenthesis after a comparison, the first number is
+    A's, the one after the contrast B's."""
+    paren = b.rfind("(", 0, start)
+    if paren < 0 or ")" in b[paren:start]:
+        return None
+    clause = max(b.rfind(c, 0, paren) for c in ",;:") + 1
+    cmp_ = LANG.compare_before.search(b, clause, paren)
+    if cmp_ is None:
+        return None
+    a = [m for m in named if clause <= m.start and m.end <= cmp_.start()]
+    z = [m for m in named if cmp_.end() <= m.start and m.end <= paren]
+    if not a or not z:
+        return None
+    return z[0].what if CONTRAST.search(b[paren:start]) else a[-1].what
+
+
+FROM_TO = re.compile(
+    r"(?<![\w])(?:from|de|desde)(?![\w]).*(?<![\w])(?:to|a|hasta)(?![\w])|에서.*(?:로|으로)"
+)
+
+
+def _far_side(subject: str, named: list[Mention]) -> tuple[str | None, str]:
+    """The far side of 'against', 'instead of', 'from … to' with nothing named there: yours
+    when the subject is a baseline; a baseline only when the sentence names exactly one."""
+    if subject != "submission":
+        return "submission", "the other side of the comparison"
+    others = {m.what for m in named if m.what not in ("submission", "ceiling")}
+    if len(others) == 1:
+        return others.pop(), "the other side of the comparison"
+    return None, ""
+
+
+def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | None:
+    """The implementation a ratio is against: the comparison's object in its clause, nearest
+    the number (after it: "1.6× faster than torch"; before it: "torch보다 1.62배")."""
+    lo, hi = clause_start(b, start), clause_end(b, end)
+    objs = [m for m in ms if m.compared and m.what]
+    after = [m for m in objs if end <= m.start <= hi]
+    if after:
+        return after[0]
+    inside = [m for m in objs if lo <= m.end <= start]
+    if inside:
+        return inside[-1]
+    anywhere = [m for m in objs if m.end <= start]
+    return anywhere[-1] if anywhere else None
 
 
 def nearest(ms: list[Mention], start: int, end: int) -> Mention | None:
@@ -65,7 +306,14 @@ DIM_HINT = re.compile(
     r"(?<![\w.-])(?:[mnkbhd]|seq(?:uence)?(?:[- ]len(?:gth)?)?|head[- ]dim|batch)"
     r"\s*(?:=|of|:)?\s*(\d{2,})(?![\d.,]*\s*(?:%|×|x\b|tflop|gb|mb|µs|ms))"
 )
-_AT_CASE = re.compile(r"^(?:(?!\band\b)[^,;:\d]){0,30}?\b(?:at|on|for|in|with)\s+(?:the\s+)?$")
+# a dimension named in words: "rows of 600 columns", "600 columnas", "600열", "4096 rows"
+WORD_DIM = re.compile(
+    r"(?<![\w.,])(\d{2,})\s*(?:" + LANG.cols + "|" + LANG.rows + r")"
+    r"|(?:" + LANG.cols + r")\s*(?:of|de)\s*(\d{2,})(?![\d.,])"
+)
+_AT_CASE = re.compile(
+    r"^(?:(?!\band\b)[^,;:\d]){0,30}?\b(?:at|on|for|in|with|en|con|para)\s+(?:the\s+|el\s+|la\s+)?$"
+)
 
 
 def case_of(s: str, cases: list[Mention], start: int, end: int) -> str | None:
@@ -76,65 +324,3 @@ def case_of(s: str, cases: list[Mention], start: int, end: int) -> str | None:
         return after[0].what
     near = nearest(cases, start, end)
     return near.what if near else None
-
-
-_SLOWER = re.compile(r"\b(?:slower|longer|more time)\b")
-
-
-@dataclass(frozen=True)
-class Orientation:
-    versus: str | None  # the baseline it is against; None: as read otherwise
-    inverse: bool  # written as the baseline's over the submission's: the submission's is 1/N
-
-
-def orient(b: str, subjects: list[Mention], start: int, end: int) -> Orientation:
-    """Whose speedup over whom: the implementation named before the number in its clause
-    (the owner) against the one it is compared with right after it ("than my kernel")."""
-    clause = re.split(r"[,;:(]", b[:start])[-1]
-    first = len(b[:start]) - len(clause)
-    owner = next((m for m in reversed(subjects) if first <= m.start and m.end <= start), None)
-    other = next(
-        (m for m in subjects if end <= m.start <= end + 60 and COMPARED.search(b[end : m.start])),
-        None,
-    )
-    slower = bool(_SLOWER.search(b[end : end + 30]))
-    baseline_owner = owner is not None and owner.what != "submission"
-    if owner is not None and baseline_owner and other is not None and other.what == "submission":
-        return Orientation(owner.what, not slower)  # "cuBLAS is 1.25× faster than my kernel"
-    if slower and (owner is None or owner.what == "submission") and other is not None:
-        return Orientation(None, other.what != "submission")  # "mine is 1.25× slower than X"
-    return Orientation(None, False)
-
-
-COMPARED = re.compile(r"\b(?:than|over|vs\.?|versus|against|compared (?:to|with)|relative to)\b")
-
-
-_VS_AFTER = re.compile(r"^\s*(?:against|vs\.?|versus|compared (?:to|with)|than)\s+(?:the\s+)?$")
-
-
-def side_of_comparison(
-    b: str, subjects: list[Mention], start: int, end: int, hi: int
-) -> str | None:
-    """A number on one side of a comparison the sentence spells out. "600 TFLOP/s against
-    cuBLAS's 748": the number before 'against X' is not X's, it is the other side's. "the naive
-    version moves 134× more than my kernel (35.18 GB against 262 MB)": in a parenthesis after
-    'A ... than B', the first number is A's, the one after the contrast B's."""
-    nxt = next((m for m in subjects if m.start >= end), None)
-    if nxt is not None and nxt.start <= hi and _VS_AFTER.match(b[end : nxt.start]):
-        if nxt.what != "submission":
-            return "submission"
-        before = [m for m in subjects if m.end <= start and m.what != "submission"]
-        return before[-1].what if before else None
-    paren = b.rfind("(", 0, start)
-    if paren < 0 or ")" in b[paren:start]:
-        return None
-    clause_start = max(b.rfind(c, 0, paren) for c in ",;:") + 1
-    pre = b[clause_start:paren]
-    cmp_ = COMPARED.search(pre)
-    if cmp_ is None:
-        return None
-    a = [m for m in subjects if clause_start <= m.start and m.end <= clause_start + cmp_.start()]
-    z = [m for m in subjects if clause_start + cmp_.end() <= m.start and m.end <= paren]
-    if not a or not z:
-        return None
-    return z[0].what if CONTRAST.search(b[paren:start]) else a[-1].what

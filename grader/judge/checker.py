@@ -8,32 +8,23 @@ import ast
 import re
 
 from grader.judge import allowlist as al
-from grader.judge.defines import Defines, bound_by, scope_names
+from grader.judge import combine, identity, state
+from grader.judge.defines import bound_by, scope_names
+from grader.judge.kernel_rules import MODULES, KernelRules
 
-DUNDER_TEXT = re.compile(r"__\w+__")
-MODULES = {
-    "torch",
-    "torch.cuda",
-    "triton",
-    "triton.language",
-    "triton.language.math",
-    "triton.language.extra",
-    "triton.language.extra.cuda",
-    "triton.language.extra.libdevice",
-    "triton.language.extra.cuda.libdevice",
-    "math",
-    "typing",
-    "functools",
-    "itertools",
-}
+# A string that is a dunder name, or a format field reading one ("{0.__class__}"): the material
+# of an attribute lookup. Prose that mentions a dunder (a docstring quoting
+# `if __name__ == "__main__":`) is just text.
+DUNDER_TEXT = re.compile(r"^\s*_*\w*__\w+__\s*$|\{[^{}]*__\w+__[^{}]*\}|%\([^)]*__\w+__")
 COMPUTE_HINT = "compute in a Triton kernel; host code may allocate, read metadata and make views"
 
 
-class Checker(Defines):
+class Checker(KernelRules):
     def __init__(self, tree: ast.Module, body: list[ast.stmt], host_ops: set[str]) -> None:
         super().__init__(tree, body)
         self.forbidden: list[str] = []
         self.host_ops = host_ops
+        self.combine_params = combine.approved_uses(self)  # tl.reduce(x, 0, FN: constexpr)
 
     # --- refusals ------------------------------------------------------------------------------
     def refuse(self, node: ast.AST, what: str) -> None:
@@ -41,6 +32,9 @@ class Checker(Defines):
 
     # --- the walk ------------------------------------------------------------------------------
     def run(self, body: list[ast.stmt]) -> None:
+        tree = ast.Module(body=body, type_ignores=[])
+        self.forbidden += identity.refusals(self, tree)
+        self.forbidden += state.refusals(self, tree)
         scope = [self.module_names]
         for stmt in body:
             self.visit(stmt, scope, kernel=False)
@@ -55,47 +49,68 @@ class Checker(Defines):
         for child in ast.iter_child_nodes(node):
             self.visit(child, scopes, kernel)
 
-    def kernel_node(self, node: ast.AST) -> None:
-        banned = (
-            ast.Lambda,
-            ast.ClassDef,
-            ast.Import,
-            ast.ImportFrom,
-            ast.Global,
-            ast.Nonlocal,
-            ast.Try,
-            ast.With,
-            ast.Yield,
-            ast.YieldFrom,
-            ast.ListComp,
-            ast.SetComp,
-            ast.DictComp,
-            ast.GeneratorExp,
-            ast.Await,
-            ast.Match,
-            ast.Delete,
-            ast.Starred,
-            ast.JoinedStr,
-        )
-        if isinstance(node, banned):
+    def v_ClassDef(self, node: ast.ClassDef, scopes: list[set[str]], kernel: bool) -> bool:
+        if not kernel and len(scopes) == 1 and node in self.config_classes:
+            for dec in node.decorator_list:
+                self.visit(dec, scopes, False)
+            for base in node.bases:
+                self.visit(base, scopes, False)
+            for stmt in node.body:
+                assert isinstance(stmt, ast.AnnAssign)
+                self.visit(stmt.annotation, scopes, False)
+            return False
+        bases = {self.canon(b) or "" for b in node.bases}
+        if any(b.startswith("torch.autograd") for b in bases):
             self.refuse(
                 node,
-                f"'{type(node).__name__}' inside a kernel is not Triton: a @triton.jit body may "
-                "use triton.language, its arguments and locals, other kernels of this file, "
-                "constants and range/min/max/len/int/float/print",
+                "a torch.autograd.Function wrapper is a class, not allowed in a submission: "
+                "the checkpoint calls its entry forward only, so make the entry a plain "
+                "function that does what your forward() does (launch the kernel, return the "
+                "output)",
             )
-
-    def v_ClassDef(self, node: ast.ClassDef, scopes: list[set[str]], kernel: bool) -> bool:
-        self.refuse(node, "a class is not allowed in a submission: write plain functions")
+        else:
+            self.refuse(
+                node,
+                "a class is not allowed in a submission: write plain functions (a config may "
+                "be a class of typing.NamedTuple or a @dataclasses.dataclass(frozen=True) "
+                "with annotated fields and constant defaults only, at the top level)",
+            )
         return False
 
     def v_AsyncFunctionDef(self, node: ast.AST, scopes: list[set[str]], kernel: bool) -> bool:
         self.refuse(node, "async code is not allowed in a submission")
         return False
 
-    def v_Match(self, node: ast.AST, scopes: list[set[str]], kernel: bool) -> bool:
-        self.refuse(node, "a match statement is not allowed in a submission: use if/elif")
+    def v_ExceptHandler(
+        self, node: ast.ExceptHandler, scopes: list[set[str]], kernel: bool
+    ) -> bool:
+        """`except ImportError:` (Liger-Kernel's import fallback): a builtin exception class
+        named in an except clause of host code is allowed there only."""
+        t = node.type
+        names = t.elts if isinstance(t, ast.Tuple) else [t] if t is not None else []
+        if (
+            kernel
+            or not names
+            or not all(isinstance(x, ast.Name) and al.builtin_exception(x.id) for x in names)
+        ):
+            return True
+        for stmt in node.body:
+            self.visit(stmt, scopes, kernel)
         return False
+
+    def v_Match(self, node: ast.Match, scopes: list[set[str]], kernel: bool) -> bool:
+        """Host code may match on values (`case torch.float16 | torch.bfloat16:`); its
+        capture names are bindings like any other (`defines`, `identity`). A class pattern
+        reads attributes by name, out of the attribute rules' sight: refused."""
+        if kernel:
+            self.refuse(node, "a match statement is not allowed in a kernel: use if/elif")
+            return False
+        for case in node.cases:
+            for p in ast.walk(case.pattern):
+                if isinstance(p, ast.MatchClass):
+                    self.refuse(p, "a class pattern (case C(...)) is not allowed: use if/elif")
+                    return False
+        return True
 
     def v_Import(self, node: ast.Import, scopes: list[set[str]], kernel: bool) -> bool:
         if kernel:
@@ -158,12 +173,14 @@ class Checker(Defines):
             self._kernel_annotations(node)
         for dec in node.decorator_list:
             name = self._decorator(dec)
-            if name not in al.KERNEL_DECORATORS | al.HOST_DECORATORS:
+            through = isinstance(dec, ast.Name) and dec.id in self.call_through and not is_kernel
+            if name not in al.KERNEL_DECORATORS | al.HOST_DECORATORS and not through:
                 self.refuse(
                     dec,
                     f"the decorator '{ast.unparse(dec)[:60]}' is not allowed "
                     "(allowed: triton.jit, triton.autotune, triton.heuristics, "
-                    "functools.lru_cache/cache, torch.no_grad)",
+                    "functools.lru_cache/cache/wraps, torch.no_grad, or a decorator of this "
+                    "file that wraps with functools.wraps and calls through)",
                 )
             self.visit(dec, scopes, False)
         self._arguments(node.args, scopes)
@@ -174,29 +191,6 @@ class Checker(Defines):
         for stmt in node.body:
             self.visit(stmt, chain, is_kernel)
         return False
-
-    def _kernel_annotations(self, node: ast.FunctionDef) -> None:
-        """A kernel's annotations run where its def runs (also where kgrade compiles it):
-        only triton.language's names (`tl.constexpr`, a dtype), int/float/bool, or a string."""
-        a = node.args
-        params = [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
-        for ann in [p.annotation for p in params if p is not None] + [node.returns]:
-            if ann is None or (isinstance(ann, ast.Constant) and isinstance(ann.value, str)):
-                continue
-            if (
-                isinstance(ann, ast.Name)
-                and ann.id in {"int", "float", "bool"}
-                and ann.id not in self.module_names
-            ):  # a builtin type, which Triton reads (`int`: i32)
-                continue
-            name = self.canon(ann) if isinstance(ann, ast.Name | ast.Attribute) else None
-            if name is None or not name.startswith("triton.language."):
-                self.refuse(
-                    ann,
-                    f"the annotation '{ast.unparse(ann)[:60]}' of a kernel is not allowed: "
-                    "annotate kernel parameters with triton.language names (tl.constexpr, "
-                    "tl.float32), int, float, bool or not at all",
-                )
 
     def _arguments(self, args: ast.arguments, scopes: list[set[str]]) -> None:
         for d in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
@@ -247,6 +241,8 @@ class Checker(Defines):
         if kernel:
             self._kernel_name(node, local)
             return False
+        if name in self.jit_names and not local:
+            self._kernel_in_host(node)
         if name in self.aliases:
             self._module_value(node, self.aliases[name])
             canon = self.aliases[name]
@@ -265,26 +261,37 @@ class Checker(Defines):
             )
         return False
 
-    def _kernel_name(self, node: ast.Name, local: bool) -> None:
-        name = node.id
-        if local or name in al.KERNEL_BUILTINS or name in self.jit_names:
+    def _kernel_in_host(self, node: ast.Name) -> None:
+        """In host code a kernel is launched (`K[grid](...)`), read (`K.best_config`) or handed
+        to a launch, to triton's functions or to a function of the file; never called, stored
+        or handed elsewhere: the interpreter runs a kernel called from host code as host Python
+        (nothing launched, nothing compiled), where a GPU raises."""
+        parent = getattr(node, "parent", None)
+        above = getattr(parent, "parent", None)
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            if isinstance(above, ast.Call) and above.func is parent:
+                return  # K[grid](...)
+        elif isinstance(parent, ast.Attribute) and parent.value is node:
             return
-        if name in self.constants:
-            return
-        canon = self.aliases.get(name, "")
-        if canon.startswith("triton.language") or canon in {"triton", "triton.cdiv", "math"}:
-            if canon.startswith("triton.language.") and canon not in MODULES:
-                member = canon.rsplit(".", 1)[1]
-                base = canon.rsplit(".", 1)[0]
-                if member not in (al.module_members(base) or ()):
-                    self.refuse(node, f"'{name}' is not triton.language")
-            return
+        elif isinstance(parent, ast.keyword | ast.Call):
+            call = above if isinstance(parent, ast.keyword) else parent
+            if isinstance(call, ast.Call) and call.func is not node:
+                callee = self.canon(call.func) or ""
+                launch = isinstance(call.func, ast.Subscript)
+                here = isinstance(call.func, ast.Name) and call.func.id in self._host_defs()
+                if launch or callee.startswith("triton.") or here:
+                    return
         self.refuse(
             node,
-            f"'{name}' cannot be used inside a kernel: a @triton.jit body may use "
-            "triton.language, its arguments and locals, other @triton.jit functions, "
-            "module-level constants and range/min/max/len/int/float/print",
+            f"the kernel '{node.id}' is used as a value in host code: launch it as "
+            f"{node.id}[grid](...), pass it to a launch or to triton's functions, or call it "
+            "from another @triton.jit function (called from host code it would run as Python "
+            "here and raise on a GPU)",
         )
+
+    def _host_defs(self) -> set[str]:
+        tops = self.nodes[0].body if isinstance(self.nodes[0], ast.Module) else []
+        return {n.name for n in tops if isinstance(n, ast.FunctionDef)} - self.jit_names
 
     def _module_value(self, node: ast.AST, canon: str) -> None:
         """A module may only be the base of an attribute access."""
@@ -326,12 +333,17 @@ class Checker(Defines):
                         f"'{base}.{attr}' is device code: call it inside a @triton.jit kernel "
                         "(host code may use triton.language's dtypes and tl.constexpr)"
                     )
+            opted_in = kernel and attr in al.RAW_ASSEMBLY and attr in self.host_ops
             if attr not in (allowed or ()) and not (base == "torch" and attr in self.host_ops):
+                if opted_in:  # the checkpoint allows it (allow_inline_asm)
+                    return None
                 return f"'{base}.{attr}' is not allowed: {_member_hint(base, attr)}"
             self._module_value(node, f"{base}.{attr}")
             return None
         if self._finfo(node.value) and attr in al.FINFO:
             return None
+        if attr == "value" and isinstance(node.value, ast.Name) and node.value.id in self.constants:
+            return None  # a module-level constant's value, tl.constexpr(...).value
         if base is not None and base.split(".")[0] in {"torch", "triton", "math"}:
             # an object of an allowed module (torch.Tensor.view, triton.Config)
             ok = attr in al.ANY_OBJECT
@@ -340,7 +352,7 @@ class Checker(Defines):
             if attr in al.kernel_attributes():
                 return None
             return f"'.{attr}' is not Triton: inside a kernel, values are triton.language tensors"
-        if attr in al.ANY_OBJECT or attr in self.host_ops:
+        if attr in al.ANY_OBJECT or attr in self.host_ops or attr in self.config_fields:
             return None
         return f"'.{attr}' is not allowed in host code: {COMPUTE_HINT} (docs/SUBMISSIONS.md)"
 
@@ -349,15 +361,6 @@ class Checker(Defines):
         if isinstance(v, ast.Call):
             return self.canon(v.func) in {"torch.finfo", "torch.iinfo"}
         return isinstance(v, ast.Name) and v.id in self.finfo_names
-
-    def _kernel_module_members(self, base: str) -> frozenset[str]:
-        if base == "math":
-            return frozenset({"inf", "nan", "pi", "e", "tau"})
-        if base == "triton":
-            return frozenset({"language", "cdiv"})
-        if base.startswith("triton.language"):
-            return al.module_members(base) or frozenset()
-        return frozenset()
 
     def v_Call(self, node: ast.Call, scopes: list[set[str]], kernel: bool) -> bool:
         for kw in node.keywords:
@@ -377,6 +380,8 @@ class Checker(Defines):
             self.refuse(node, "pass triton.Config's options by keyword")
         if name == "triton.autotune" and len(node.args) > 2:
             self.refuse(node, "pass triton.autotune's options by keyword")
+        if kernel:
+            self._kernel_call(node)
         if kernel and isinstance(node.func, ast.Name):
             fn = node.func.id
             if any(fn in s for s in scopes[1:]):
@@ -389,7 +394,11 @@ class Checker(Defines):
 
     def v_Constant(self, node: ast.Constant, scopes: list[set[str]], kernel: bool) -> bool:
         if isinstance(node.value, str) and DUNDER_TEXT.search(node.value):
-            self.refuse(node, "a string naming a dunder is not allowed in a submission")
+            self.refuse(
+                node,
+                "a string that names a dunder (or formats one: '{0.__class__}') is not allowed "
+                "in a submission",
+            )
         return False
 
     def v_Global(self, node: ast.Global, scopes: list[set[str]], kernel: bool) -> bool:
@@ -406,6 +415,8 @@ def _allowed_imports() -> str:
 
 
 def _member_hint(module: str, name: str) -> str:
+    if name in al.RAW_ASSEMBLY:
+        return al.RAW_ASSEMBLY[name]
     if module.startswith("torch"):
         return f"torch may only allocate, describe and view tensors in a submission; {COMPUTE_HINT}"
     if module.startswith("triton"):

@@ -1,436 +1,415 @@
-"""Read the numbers an explanation claims: each with its unit, the quantity it is of, the
-implementation it is about, and the shape and dtype it is at.
+"""Read the claims of an explanation: each a quantity, the implementation(s) it is about, the
+case or shape, and a value with its relation (=, ≈, ≥, ≤, ≠, a range whose both ends are
+checked) — or a comparison with no number ("faster than torch", "menos tráfico que la versión
+ingenua", "torch보다 빠르다", "one kernel").
 
-An explanation is split into sentences. In each, every number with a unit is one claim:
+Where they come from: a ```claims block (claimblock.py) the student writes, and the prose,
+read sentence by sentence in English, Spanish or Korean (the tables of lang/; the rendered
+text only, rendered.py). Numbers and units: numbers.py. Whose a number is: attribution.py —
+a number whose implementation (or a percentage whose quantity, a ratio whose baseline) cannot
+be told is kept with `unread` set, never given to the nearest name.
 
-- the unit says what it measures: bytes (B, kB, MB, MiB, GB, GiB, "bytes") are DRAM traffic;
-  GB/s, TB/s (and GiB/s, "GB per second") a bandwidth; ns, µs (μs, us, usec, microseconds),
-  ms a time; TFLOP/s (TFLOPS, GFLOP/s, PFLOP/s) a compute throughput and FLOP/byte an
-  arithmetic intensity (compute-bound checkpoints); "kernels" a kernel count ("5 kernels",
-  "five kernels", "a single kernel"); × (x, "times", "-fold") a ratio, and % a percentage,
-  each resolved by the nearest cue word: "faster"/"speedup" or "traffic"/"DRAM"/"bytes" for a
-  ratio, "of peak"/"occupancy"/"L2 hit"/"tensor pipe"/"SM throughput" for a percentage ("%
-  less traffic" and "% faster" are a ratio written as a percentage).
-  Decimal commas are read ("241,5 MB"), as are thousands separators ("3,857 GB/s", "3 857").
-- the subject: the implementation named nearest to the number — after it when linked by
-  "for", "of", "in", "by", "(": "1.0 GB (naive)", "110 µs for torch"; after a contrast
-  ("against", "vs", "than", "instead of", "from … to") the other side of the comparison;
-  otherwise the nearest named before it, else after it; a sentence naming none speaks of the
-  submission. A ratio is the submission's against the baseline named nearest to it.
-  mine / my kernel / fused / Triton → the submission; naive / unfused / five kernels → naive;
-  PyTorch / torch / F.softmax / cuBLAS / cuDNN / SDPA → torch; torch.compile / compiled /
-  inductor → compile; materialized → naive; "the (tensor-core) ceiling" → the calibrated
-  ceiling (a TFLOP/s figure of it; a percentage "of the ceiling" is the submission's).
-- "it"/"its": the implementation the sentence names first before it; a speedup written the
-  other way round ("cuBLAS is 1.25× faster than my kernel", "mine is 1.25× slower") is
-  marked `inverse`; "N against X's M": N is the other side's; "A … than B (a against b)": a is
-  A's, b is B's.
-- the shape and dtype: a benchmark case named ("k1000-bf16", read() is given their names),
-  "8192×4096" (x, ×, *), one dimension ("K = 1000", `dim_hint`), "fp32"/"float32", "bf16",
-  "fp16" named in the sentence, nearest first; "geometric mean" for a speedup over every
-  shape. None named: the course's shape (the checkpoint's first profile shape).
-- a negation right before the number ("not 2×", "isn't 300 µs") makes it a claim that the
-  measurement is NOT that value.
+Quantities: traffic (bytes; `direction` read/write when the clause or the Nsight metric
+says only one: `dram__bytes_read.sum` is bytes read), bandwidth, time, pct_of_peak,
+occupancy, l2_hit, tensor_pipe, sm_throughput, kernels, speedup and traffic_ratio (a ratio's
+`value` is the subject's against `versus`: their time or bytes over the subject's), tflops,
+intensity; `percent` and `ratio` only while unread.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from grader.judge import numbers, rendered
 from grader.judge.attribution import (
-    COMPARED,
-    CONTRAST,
     DIM_HINT,
+    WORD_DIM,
     Mention,
+    _linked,
     case_mentions,
     case_of,
+    clause_end,
+    clause_start,
+    compared_with,
+    mentions,
     nearest,
-    orient,
-    resolve_pronouns,
-    side_of_comparison,
+    owner,
+    ratio_owner,
+    resolve,
 )
+from grader.judge.claim import Claim, Sentence, sentences
+from grader.judge.lang import LANG, language_of
+from grader.judge.qualitative import comparisons, single_kernel
 
-GEOMEAN = "geometric mean"
-
-_ABBREV = re.compile(r"(?:\b(?:vs|e\.g|i\.e|approx|ca|cf|etc|resp|fig)|\b[a-z])\.$", re.I)
-_BREAK = re.compile(r"[.!?]+(?=\s|$)|\n\s*\n|\n\s*[-*•]\s+")
-
-
-def sentences(text: str) -> list[str]:
-    """Sentences, split at . ! ? followed by a space, blank lines and list bullets; never
-    inside a number (4.2) or a name (F.softmax, torch.compile) or after 'vs.' or 'e.g.'."""
-    out, start = [], 0
-    for m in _BREAK.finditer(text):
-        if m.group(0)[0] == "." and _ABBREV.search(text[start : m.end()]):
-            continue
-        piece = text[start : m.end()].strip()
-        if piece:
-            out.append(piece)
-        start = m.end()
-    rest = text[start:].strip()
-    if rest:
-        out.append(rest)
-    return [" ".join(s.split()) for s in out]
-
-
-# -- subjects -------------------------------------------------------------------------------
-
-_SUBJECTS: list[tuple[str, re.Pattern[str]]] = [
-    ("compile", re.compile(r"\btorch\.compile(?:d)?\b|\bcompiled?\b|\binductor\b")),
-    (
-        "naive",
-        re.compile(
-            r"\b(?:naive|unfused)\s+(?:pytorch|torch)\b|\bnaive\b|\bunfused\b|\bmateriali[sz]ed\b"
-            r"|\b(?:five|5|several|separate|multiple|many)\s+(?:separate\s+|different\s+)?kernels\b"
-        ),
-    ),
-    (
-        "torch",
-        re.compile(
-            r"\b(?:torch\.nn\.functional|torch|f)\.softmax\b|\bpytorch(?:'s)?\b|\btorch\b"
-            r"|\bcudnn\b|\bcublas\b|\bsdpa\b|\bscaled_dot_product_attention\b|\bthe library\b"
-        ),
-    ),
-    (
-        "submission",
-        re.compile(
-            r"\b(?:my|our)\s+(?:own\s+)?(?:\w+\s+){0,2}?"
-            r"(?:kernel|version|implementation|code|softmax|solution|one|triton)\b"
-            r"|\bmine\b|\bfused\b|\btriton\b|\ba single kernel\b|\bone kernel\b|\bmy\b"
-        ),
-    ),  # a compute-bound grade's calibrated tensor-core ceiling (facts.py's impl "ceiling")
-    ("ceiling", re.compile(r"\b(?:tensor[- ]core |compute |calibrated )?ceiling\b")),
-]
-_LINK = re.compile(r"^\s*(?:\(|\[|for|of|in|by|from|with|on|using|under|at)\b", re.I)
-_LINK_BREAK = re.compile(r"[,;]|\b(?:and|while|whereas|but|against|vs|versus|than)\b")
-# -- shapes and dtypes ----------------------------------------------------------------------
-
-_SHAPE = re.compile(r"(?<![\d.,])\d{2,}(?:(?:\s*[×*]\s*|x)\d{2,})+(?!\d)")
+_SHAPE = re.compile(r"(?<![\d.,])\d{2,}(?:(?:\s*[×*]\s*|x|\s+x\s+|\s+(?:by|por)\s+)\d{2,})+(?!\d)")
 _DTYPES = [
     ("float32", re.compile(r"\b(?:fp32|float32|f32|float)\b")),
     ("bfloat16", re.compile(r"\b(?:bf16|bfloat16)\b")),
-    ("float16", re.compile(r"\b(?:fp16|float16|half)\b")),
+    ("float16", re.compile(r"\b(?:fp16|float16|half precision)\b")),
 ]
-_GEOMEAN = re.compile(
-    r"\bgeo(?:metric)?[- ]?mean\b|\bgeomean\b|\b(?:across|over) (?:all |every |the )?"
-    r"(?:benchmark(?:ed)? )?shapes\b"
-)
-
-# -- numbers and units ----------------------------------------------------------------------
-
-_NUMBER = r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
-_WORDS = {
-    "one": 1,
-    "a single": 1,
-    "single": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
-_KERNELS_WORD = re.compile(
-    r"\b(a single|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:separate\s+|"
-    r"different\s+|fused\s+|triton\s+|cuda\s+|gpu\s+)?(?:kernels?|kernel launches|launches)\b"
-)
-_UNITS: list[tuple[str, str, float]] = [  # regex, quantity, factor to the base unit
-    (r"pflop/s|pflops", "tflops", 1e3),
-    (r"tflop/s|tflops|tflop per second|teraflops?(?:/s)?", "tflops", 1.0),
-    (r"gflop/s|gflops", "tflops", 1e-3),
-    (r"flops?/b(?:yte)?|flops? per byte", "intensity", 1.0),
-    (r"tib/s|tib per second", "bandwidth", 2**40 / 1e9),
-    (r"gib/s|gib per second", "bandwidth", 2**30 / 1e9),
-    (r"tb/s|tbps|tb per second|terabytes? per second", "bandwidth", 1e3),
-    (r"gb/s|gbps|gb per second|gigabytes? per second", "bandwidth", 1.0),
-    (r"mb/s|mb per second", "bandwidth", 1e-3),
-    (r"tib", "traffic", 2**40),
-    (r"gib", "traffic", 2**30),
-    (r"mib", "traffic", 2**20),
-    (r"kib", "traffic", 2**10),
-    (r"tb|terabytes?", "traffic", 1e12),
-    (r"gb|gigabytes?", "traffic", 1e9),
-    (r"mb|megabytes?", "traffic", 1e6),
-    (r"kb|kilobytes?", "traffic", 1e3),
-    (r"bytes?", "traffic", 1.0),
-    (r"µs|usecs?|us|microseconds?", "time", 1.0),
-    (r"ms|msecs?|milliseconds?", "time", 1e3),
-    (r"ns|nanoseconds?", "time", 1e-3),
-    (r"%|percent|per cent|pct|por ciento", "percent", 1.0),
-    (r"×|x|times|-fold|fold", "ratio", 1.0),
-    (
-        r"(?:separate\s+|different\s+|fused\s+|triton\s+|cuda\s+|gpu\s+)?"
-        r"(?:kernels?|kernel launches|launches)",
-        "kernels",
-        1.0,
-    ),
+# Nsight Compute's metric names as the quantity they measure
+_METRIC = re.compile(r"(?<![\w])[a-z0-9]+__[a-z0-9_.]+")
+METRICS: list[tuple[str, str, str | None]] = [  # pattern, quantity, direction
+    (r"dram__bytes_read", "traffic", "read"),
+    (r"dram__bytes_write", "traffic", "write"),
+    (r"dram__bytes", "traffic", None),
+    (r"dram__throughput", "pct_of_peak", None),
+    (r"gpu__time_duration|gpu__time", "time", None),
+    (r"sm__warps_active|achieved_occupancy|sm__maximum_warps", "occupancy", None),
+    (r"lts__t_sector_hit_rate|lts__t_sectors_.*hit", "l2_hit", None),
+    (r"sm__pipe_tensor|sm__inst_executed_pipe_tensor", "tensor_pipe", None),
+    (r"sm__throughput", "sm_throughput", None),
+    (r"launch__", "kernels", None),
 ]
-_UNIT = re.compile(
-    _NUMBER + r"\s*(" + "|".join(f"(?:{u})" for u, _, _ in _UNITS) + r")(?![a-z0-9/µ])"
-)
-_UNIT_PARTS = [(re.compile(f"(?:{u})$"), q, f) for u, q, f in _UNITS]
-
-_CUES: dict[str, re.Pattern[str]] = {
-    "speed": re.compile(
-        r"\b(?:faster|slower|speed[- ]?ups?|speed up|speed|quicker|time|times|longer|wins?|beats?"
-        r"|outperforms?|runtime|latency|sooner)\b"
-    ),
-    "traffic": re.compile(
-        r"\b(?:traffic|dram|bytes|data|memory|reads?|writes?|written|round[- ]?trips?|moves?"
-        r"|moved|loads?|stores?|hbm)\b"
-    ),
-    "pct_of_peak": re.compile(
-        r"\b(?:peak|bandwidth|throughput|roofline|speed of light|sol|ceiling)\b"
-    ),
-    "tensor_pipe": re.compile(r"\btensor[- ](?:core[- ])?pipe(?:line)?\b|\bpipe utili[sz]ation\b"),
-    "sm_throughput": re.compile(r"\bsm throughput\b|\bsms? (?:were |was |are |is )?busy\b"),
-    "occupancy": re.compile(r"\boccupancy\b"),
-    "l2_hit": re.compile(r"\bl2\b|\bhit[- ]rate\b|\bhits?\b"),
-    "less": re.compile(r"\b(?:less|fewer|reduc\w*|cuts?|lower|smaller|saves?|drops?|down)\b"),
-}
-_NEGATION = re.compile(r"(?:\b(?:not|never|nor|no)\b|n't\b)[^,;]{0,16}$")
 
 
-@dataclass
-class Claim:
-    quote: str  # as written: "241 MB"
-    value: float  # in the base unit: bytes, GB/s, µs, %, ×, a count
-    quantity: str  # traffic, bandwidth, time, kernels, speedup, traffic_ratio, ratio,
-    # pct_of_peak, occupancy, l2_hit, percent (a percentage of unknown kind)
-    sentence: str
-    subject: str | None = None  # the implementation; None: none named (the submission)
-    versus: str | None = None  # a ratio's baseline; None: none named
-    dims: list[int] | None = None
-    dtype: str | None = None
-    shape_name: str | None = None  # a benchmark case named in the sentence ("k1000-bf16")
-    dim_hint: int | None = None  # one dimension named: "K = 1000", "seq 4096", "head dim 64"
-    geomean: bool = False
-    negated: bool = False
-    # a ratio written as a percentage: "76 % less traffic" (less) or "58 % faster" (more)
-    percent_form: str | None = None
-    # traffic: "read" or "write" when its clause says only one; None: read + written
-    direction: str | None = None
-    # a speedup written the other way round: "cuBLAS is 1.25× faster than my kernel", "my
-    # kernel is 1.25× slower than cuBLAS" (the submission's speedup is 1/value)
-    inverse: bool = False
-
-
-def _value(text: str) -> float:
-    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
-        return float(text.replace(",", ""))
-    return float(text.replace(",", "."))
-
-
-def _normalise(sentence: str) -> str:
-    s = sentence.lower().replace("μ", "µ").replace("\u2212", "-")
-    s = re.sub(r"(\d)[\u202f\u2009\u00a0 ](\d{3})(?!\d)", r"\1\2", s)  # 3 857 → 3857
+def normalise(sentence: str) -> str:
+    s = sentence.lower().replace("μ", "µ").replace("\u2212", "-").replace("’", "'")
+    s = re.sub(r"(\d)[\u202f\u2009\u00a0 ](\d{3})(?![\d.,]?\d)", r"\1\2", s)  # 3 857 → 3857
     return re.sub(r"[\u202f\u2009\u00a0]", " ", s)
 
 
-def _mentions(s: str) -> list[Mention]:
-    taken = list(s)
-    found = []
-    for impl, pat in _SUBJECTS:
-        for m in pat.finditer("".join(taken)):
-            found.append(Mention(m.start(), m.end(), impl))
-            taken[m.start() : m.end()] = " " * (m.end() - m.start())
-    return resolve_pronouns(s, sorted(found, key=lambda m: m.start))
+def reading(text: str, shape_names: Iterable[str] = ()) -> tuple[list[Sentence], str | None]:
+    """The visible prose sentence by sentence with the claims read in each, and the claims
+    block's text (None: none)."""
+    prose, block = rendered.split_block(text)
+    visible = rendered.visible(prose)
+    mark = numbers.decimal_mark(visible, language_of(visible))
+    names = sorted({n.lower() for n in shape_names if n}, key=len, reverse=True)
+    out, context, count = [], None, 0
+    for i, sentence in enumerate(_pieces(sentences(visible[:MAX_TEXT])), 1):
+        found, context = read_sentence(sentence, names, mark, context)
+        found = found[: max(0, MAX_CLAIMS - count)]
+        count += len(found)
+        for c in found:
+            c.index = i
+        out.append(Sentence(i, sentence, found))
+    return out, block
+
+
+MAX_TEXT = 32 * 1024  # characters of visible prose read (an honest explanation is < 10 KiB)
+MAX_SENTENCE = 600  # a longer "sentence" is read in pieces, at its clause breaks
+MAX_CLAIMS = 200
+
+
+def _pieces(found: list[str]) -> list[str]:
+    out = []
+    for s in found:
+        while len(s) > MAX_SENTENCE:
+            cut = max(s.rfind(c, 0, MAX_SENTENCE) for c in ",;:")
+            cut = cut + 1 if cut > MAX_SENTENCE // 3 else MAX_SENTENCE
+            out.append(s[:cut].strip())
+            s = s[cut:].strip()
+        if s:
+            out.append(s)
+    return out
 
 
 def read(text: str, shape_names: Iterable[str] = ()) -> list[Claim]:
-    """Every claim of every sentence, in order. `shape_names`: the benchmark cases a sentence
-    may name ("k1000-bf16"); a claim near one is at that case."""
-    names = sorted({n.lower() for n in shape_names if n}, key=len, reverse=True)
-    return [c for sentence in sentences(text) for c in read_sentence(sentence, names)]
+    """Every claim of the prose, in order. `shape_names`: the benchmark cases a sentence may
+    name ("k1000-bf16"); a claim near one is at that case."""
+    return [c for s in reading(text, shape_names)[0] for c in s.claims]
 
 
-def read_sentence(sentence: str, shape_names: list[str] | None = None) -> list[Claim]:
-    s = _normalise(sentence)
+def _blank(s: str, spans: Iterable[tuple[int, int]]) -> str:
+    chars = list(s)
+    for a, e in spans:
+        chars[a:e] = " " * (e - a)
+    return "".join(chars)
+
+
+def read_sentence(
+    sentence: str,
+    shape_names: list[str] | None = None,
+    mark: str = ".",
+    context: str | None = None,
+) -> tuple[list[Claim], str | None]:
+    """The claims of one sentence, and the implementation it speaks of (for the next)."""
+    s = normalise(sentence)
     cases = case_mentions(s, shape_names or [])
-    shapes = [
-        Mention(m.start(), m.end(), m.group(0)) for m in _SHAPE.finditer(s)
-    ]  # blanked below: 8192×4096 is no ratio
-    blank = list(s)
-    for m in shapes + cases:
-        blank[m.start : m.end] = " " * (m.end - m.start)
-    b = "".join(blank)
+    shapes = [Mention(m.start(), m.end(), m.group(0)) for m in _SHAPE.finditer(s)]
+    metrics = [Mention(m.start(), m.end(), m.group(0)) for m in _METRIC.finditer(s)]
+    hints = [Mention(m.start(), m.end(), m.group(1) or m.group(2)) for m in WORD_DIM.finditer(s)]
+    b = _blank(s, [(m.start, m.end) for m in shapes + cases + metrics])
+    hints += [Mention(m.start(), m.end(), m.group(1)) for m in DIM_HINT.finditer(b)]
+    b = _blank(b, [(m.start, m.end) for m in hints])
     dtypes = sorted(
         (Mention(m.start(), m.end(), d) for d, pat in _DTYPES for m in pat.finditer(s)),
         key=lambda m: m.start,
     )
-    subjects = _mentions(b)
-    dim_hints = [Mention(m.start(), m.end(), m.group(1)) for m in DIM_HINT.finditer(b)]
-    geomean = bool(_GEOMEAN.search(s))
-
-    raw: list[tuple[int, int, float, str, float]] = []  # start, end, value, quantity, factor
-    for u in _UNIT.finditer(b):
-        unit = u.group(2)
-        quantity, factor = next((q, f) for p, q, f in _UNIT_PARTS if p.match(unit))
-        if quantity == "ratio" and unit == "times" and re.match(r"\s*\d", b[u.end() :]):
-            continue
-        raw.append((u.start(), u.end(), _value(u.group(1)), quantity, factor))
-    for w in _KERNELS_WORD.finditer(b):
-        if not any(a <= w.start() < e for a, e, *_ in raw):
-            raw.append((w.start(), w.end(), float(_WORDS[w.group(1)]), "kernels", 1.0))
-    raw.sort()
-
-    claims = []
-    prev_subject: str | None = None
-    for i, (start, end, value, quantity, factor) in enumerate(raw):
-        lo = raw[i - 1][1] if i else 0
-        hi = raw[i + 1][0] if i + 1 < len(raw) else len(b)
-        # the clause around the number: cue words are looked for there
-        before = re.split(r"[,;:)]", b[max(lo, start - 48) : start])[-1]
-        after = re.split(r"[,;:(]", b[end : min(hi, end + 40)])[0]
+    ms = mentions(b)
+    nb = _blank(b, [(m.start, m.end) for m in ms if not m.pronoun])
+    geomean = bool(LANG.geomean.search(s))
+    claims: list[Claim] = []
+    prev_end = -1
+    found = numbers.find(nb, mark)
+    spans = [(n.start, n.end) for n in found]
+    subject = resolve(b, ms, context, spans)
+    for n in found:
         c = Claim(
-            quote=sentence_slice(sentence, s, start, end),
-            value=value * factor,
-            quantity=quantity,
+            quote=_slice(sentence, s, n.start, n.end),
+            value=n.value,
+            quantity=n.quantity,
             sentence=sentence,
             geomean=geomean,
-            negated=bool(_NEGATION.search(b[max(lo, start - 24) : start])),
+            relation=n.relation,
+            high=n.high,
         )
-        if quantity in ("ratio", "percent"):
-            c.quantity, c.percent_form = _classify(quantity, before, after)
-            if c.quantity in ("ratio", "percent"):  # no cue in its clause: the sentence's
-                wide = _classify(quantity, b[max(0, start - 160) : start], b[end : end + 80])
-                c.quantity, c.percent_form = wide
-        if c.quantity == "traffic":
-            c.direction = _direction(before + " " + after)
-        # the shape and dtype nearest the number
-        near = nearest(shapes, start, end)
-        if near:
-            c.dims = [int(x) for x in re.findall(r"\d+", near.what)]
-        dt = nearest(dtypes, start, end)
-        if dt:
-            c.dtype = dt.what
-        c.shape_name = case_of(b, cases, start, end)
-        hint = nearest(dim_hints, start, end)
-        c.dim_hint = int(hint.what) if hint else None
-        if c.quantity in ("speedup", "traffic_ratio", "ratio"):
-            c.subject = "submission"
-            c.versus = _versus(b, subjects, start, end)
-            if c.quantity == "speedup":
-                way = orient(b, subjects, start, end)
-                c.versus, c.inverse = way.versus or c.versus, way.inverse
-        else:
-            c.subject = _subject(b, subjects, start, end, lo, hi, prev_subject)
-            if c.quantity == "intensity" or (c.subject == "ceiling" and c.quantity != "tflops"):
-                # the problem's intensity, not an implementation's; "87 % of the ceiling": the
-                # ceiling is what it is a share of
-                c.subject = None
-            prev_subject = c.subject
+        _relation(c, b, n)
+        _quantity(c, b, n, metrics, max(prev_end, 0))
+        _where(c, b, n, shapes, dtypes, cases, hints)
+        _whose(c, b, ms, n, prev_end, context, found)
+        prev_end = n.end
         claims.append(c)
-    return claims
+    claims += comparisons(sentence, b, ms, claims, context)
+    claims += single_kernel(sentence, b, ms, claims, context, spans)
+    told = [
+        c.subject for c in claims if c.subject and c.quantity not in ("speedup", "traffic_ratio")
+    ]
+    return claims, (subject or (told[-1] if told else None) or context)
 
 
-def sentence_slice(original: str, normalised: str, start: int, end: int) -> str:
-    """The claim as the student wrote it (the normalised text when lengths differ)."""
+def _slice(original: str, normalised: str, start: int, end: int) -> str:
     if len(original) == len(normalised):
         return original[start:end].strip()
     return normalised[start:end].strip()
 
 
-_READ = re.compile(r"\b(?:reads?|read from|loads?|loaded|fetch\w*)\b")
-_WRITE = re.compile(r"\b(?:writes?|written|wrote|stores?|stored)\b")
+def _relation(c: Claim, b: str, n: numbers.Num) -> None:
+    """≥, ≤, ≈ from the words around the number; a negation makes it ≠ ('not 2×')."""
+    lo = clause_start(b, n.start)
+    before = b[max(lo, n.start - 30) : n.start]
+    after = b[n.end : min(clause_end(b, n.end), n.end + 24)]
+    if c.relation == "range":
+        return
+    bound = None
+    for rel, pat in ((">=", LANG.ge_before), ("<=", LANG.le_before), ("≈", LANG.approx)):
+        m = next(reversed(list(pat.finditer(before))), None)
+        if m is not None and not before[m.end() :].strip(" (a"):
+            bound, before = rel, before[: m.start()]
+            break
+    if bound is None:
+        for rel, pat in ((">=", LANG.ge_after), ("<=", LANG.le_after), ("≈", LANG.approx_after)):
+            m = pat.match(after.lstrip()) if after.strip() else None
+            if m is not None:
+                bound = rel
+                break
+    if bound is not None:
+        c.relation = bound
+    neg = LANG.negation.search(before[-24:]) or (
+        LANG.negation_after.pattern and LANG.negation_after.search(after)
+    )
+    if neg:
+        c.negated = True
+        c.relation = {"=": "!=", "≈": "!=", ">=": "<", "<=": ">"}[c.relation]
 
 
-def _direction(clause: str) -> str | None:
-    read, write = bool(_READ.search(clause)), bool(_WRITE.search(clause))
-    return "read" if read and not write else "write" if write and not read else None
+def _clause(b: str, n: numbers.Num) -> tuple[str, str]:
+    lo, hi = clause_start(b, n.start), clause_end(b, n.end)
+    return b[max(lo, n.start - 60) : n.start], b[n.end : min(hi, n.end + 50)]
 
 
-def _classify(kind: str, before: str, after: str) -> tuple[str, str | None]:
-    """The quantity of a ratio or a percentage, from the cue words nearest it."""
+def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: int = 0) -> None:
+    before, after = _clause(b, n)
+    lo = clause_start(b, n.start)
+    metric = next(
+        (m for m in reversed(metrics) if lo <= m.end <= n.start or n.end <= m.start <= n.end + 20),
+        None,
+    )
+    if metric is not None:
+        for pat, q, direction in METRICS:
+            if re.match(pat, metric.what):
+                if q == c.quantity or (q != "traffic" and c.quantity in ("percent", "ratio")):
+                    c.quantity = q
+                    c.direction = direction
+                elif q in ("traffic",) and c.quantity == "traffic":
+                    c.direction = direction
+                break
+    if c.quantity == "traffic" and metric is None:
+        c.direction = _direction(b, n, prev)
+    if c.quantity in ("ratio", "percent"):
+        _classify(c, before, after)
+        if c.quantity == "ratio" and _OF_IMPL.match(b, n.end):  # "0.91× cuBLAS": its speed
+            c.quantity = "speedup"
+        if c.quantity in ("ratio", "percent"):
+            wide_b, wide_a = b[max(0, n.start - 160) : n.start], b[n.end : n.end + 80]
+            _classify(c, wide_b, wide_a)
 
-    def nearest(names: list[str]) -> str | None:
-        best: tuple[int, str] | None = None
-        for name in names:
-            for m in _CUES[name].finditer(after):
-                d = m.start()
-                if best is None or d < best[0]:
-                    best = (d, name)
-            for m in _CUES[name].finditer(before):
-                d = len(before) - m.end() + 1
-                if best is None or d < best[0]:
-                    best = (d, name)
-        return best[1] if best else None
 
-    if kind == "ratio":
-        cue = nearest(["speed", "traffic"])
-        return {"speed": "speedup", "traffic": "traffic_ratio"}.get(cue or "", "ratio"), None
+_OF_IMPL = re.compile(
+    r"\s*(?:(?:that )?of |de |del )?(?:the |el |la )?"
+    + "(?:"
+    + "|".join(p.pattern for _, p in LANG.impl if _ != "submission")
+    + ")"
+)
+
+
+def _direction(b: str, n: numbers.Num, prev: int) -> str | None:
+    """'reads 134 MB and writes 110 MB': the verb of the number's own part of the clause
+    (before it, since the number before; in Korean after it: '134 MB를 읽고')."""
+    lo, hi = clause_start(b, n.start), clause_end(b, n.end)
+    before = b[max(lo, prev, n.start - 50) : n.start]
+    nxt = numbers.NUMBER.search(b, n.end)
+    after = b[n.end : min(hi, nxt.start() if nxt else hi, n.end + 30)]
+    parts = [after, before] if re.search(r"[\uac00-\ud7a3]", b) else [before, after]
+    for part in parts:
+        read, write = bool(LANG.read.search(part)), bool(LANG.write.search(part))
+        if read != write:
+            return "read" if read else "write"
+        if read and write:
+            return None
+    return None
+
+
+def _nearest_cue(before: str, after: str, names: list[str]) -> str | None:
+    best: tuple[int, str] | None = None
+    for name in names:
+        for m in LANG.cues[name].finditer(after):
+            if best is None or m.start() < best[0]:
+                best = (m.start(), name)
+        for m in LANG.cues[name].finditer(before):
+            d = len(before) - m.end() + 1
+            if best is None or d < best[0]:
+                best = (d, name)
+    return best[1] if best else None
+
+
+def _classify(c: Claim, before: str, after: str) -> None:
+    """A ratio's or a percentage's quantity from the cue words nearest it; none: unread."""
+    if c.quantity == "ratio":
+        cue = _nearest_cue(before, after, ["speed", "traffic"])
+        if cue is None and (LANG.less.match(after.lstrip()) or LANG.more.match(after.lstrip())):
+            cue = "traffic"  # "11× less", "11 veces menos", "11배 적게": bytes, not time
+        c.quantity = {"speed": "speedup", "traffic": "traffic_ratio"}.get(cue or "", "ratio")
+        return
     for name in ("tensor_pipe", "sm_throughput"):  # named in its clause: "active 76 % of the time"
-        if _CUES[name].search(before) or _CUES[name].search(after):
-            return name, None
-    cue = nearest(
-        ["tensor_pipe", "sm_throughput", "occupancy", "l2_hit", "pct_of_peak", "speed", "traffic"]
+        if LANG.cues[name].search(before) or LANG.cues[name].search(after):
+            c.quantity = name
+            return
+    cue = _nearest_cue(
+        before,
+        after,
+        ["tensor_pipe", "sm_throughput", "occupancy", "l2_hit", "pct_of_peak", "speed", "traffic"],
     )
     if cue in ("tensor_pipe", "sm_throughput", "occupancy", "l2_hit", "pct_of_peak"):
-        return cue, None
-    if cue == "speed" and re.search(r"\b(?:faster|quicker|speed[- ]?up)\b", after + before):
-        return "speedup", "more"
-    if cue == "traffic" and _CUES["less"].search(after + before):
-        return "traffic_ratio", "less"
-    return "percent", None
+        c.quantity = cue
+    elif cue == "speed" and (LANG.faster.search(after + " " + before) or LANG.slower.search(after)):
+        c.quantity, c.percent_form = "speedup", "more"
+    elif cue == "traffic" and (LANG.less.search(after + " " + before) or LANG.more.search(after)):
+        c.quantity, c.percent_form = "traffic_ratio", "less"
 
 
-def _versus(b: str, subjects: list[Mention], start: int, end: int) -> str | None:
-    """A ratio's baseline: the one compared with right after it ("faster than torch"), else
-    the baseline named nearest to it."""
-    others = [m for m in subjects if m.what not in ("submission", "ceiling")]
-    for m in others:
-        if end <= m.start <= end + 60 and COMPARED.search(b[end : m.start]):
-            return m.what
-    if not others:
-        return None
-    return min(others, key=lambda m: min(abs(m.start - end), abs(start - m.end))).what
-
-
-def _subject(
+def _where(
+    c: Claim,
     b: str,
-    subjects: list[Mention],
-    start: int,
-    end: int,
-    lo: int,
-    hi: int,
-    prev: str | None,
-) -> str | None:
-    own = next((m for m in subjects if m.start <= start < m.end or start <= m.start < end), None)
-    if own is not None:  # "five kernels": the number is the subject's own
-        return own.what
-    # linked after it: "1.0 GB (naive)", "110 µs for torch", "241 MB of traffic in my kernel"
-    for m in subjects:
-        if end <= m.start <= min(hi, end + 40):
-            between = b[end : m.start]
-            if _LINK.match(between) and not _LINK_BREAK.search(between):
-                return m.what
-            break
-    side = side_of_comparison(b, subjects, start, end, hi)
-    if side is not None:
-        return side
-    # after a contrast: the other side ("1.0 GB against 241 MB", "from 1.0 GB to 241 MB")
-    gap = b[lo:start]
-    contrast = CONTRAST.search(gap) or (
-        re.search(r"\bto\b", gap) if re.search(r"\bfrom\b", b[max(0, lo - 60) : lo]) else None
+    n: numbers.Num,
+    shapes: list[Mention],
+    dtypes: list[Mention],
+    cases: list[Mention],
+    hints: list[Mention],
+) -> None:
+    near = nearest(shapes, n.start, n.end)
+    if near:
+        c.dims = [int(x) for x in re.findall(r"\d+", near.what)]
+    dt = nearest(dtypes, n.start, n.end)
+    if dt:
+        c.dtype = dt.what
+    c.shape_name = case_of(b, cases, n.start, n.end)
+    hint = nearest(hints, n.start, n.end)
+    c.dim_hint = int(hint.what) if hint else None
+
+
+def _whose(
+    c: Claim,
+    b: str,
+    ms: list[Mention],
+    n: numbers.Num,
+    prev_end: int,
+    context: str | None,
+    found: list[numbers.Num],
+) -> None:
+    spans = [(x.start, x.end) for x in found]
+    if c.quantity in ("ratio", "percent"):
+        c.unread = (
+            "a percentage of what? say which (of peak, occupancy, L2 hit rate, …)"
+            if c.quantity == "percent"
+            else "a ratio of what? say whether it is a speedup or a traffic ratio"
+        )
+        return
+    if c.quantity in ("speedup", "traffic_ratio"):
+        family = "traffic" if c.quantity == "traffic_ratio" else "time"
+        owned = [(x.start, x.end) for x in found if x.quantity == family]
+        _ratio(c, b, ms, n, context, spans, owned)
+        return
+    who, how = owner(b, ms, n.start, n.end, prev_end, context, spans)
+    if who is None:
+        c.unread = "whose is it? name the implementation (yours, the naive version, torch)"
+        return
+    c.subject, c.how = who, how
+    if c.quantity == "intensity" or (who == "ceiling" and c.quantity != "tflops"):
+        c.subject = "submission" if c.quantity != "intensity" else None
+
+
+def _ratio(
+    c: Claim,
+    b: str,
+    ms: list[Mention],
+    n: numbers.Num,
+    context: str | None,
+    spans: list[tuple[int, int]],
+    owned: list[tuple[int, int]],
+) -> None:
+    """Orient a ratio: the subject's against the other side, as their time (bytes) over the
+    subject's. 'A is N× faster than B': N; 'N× slower': 1/N; 'N× less traffic': N; 'N× more':
+    1/N; 'N× the traffic/time of B': 1/N; a percentage: '58 % faster' 1.58, '76 % less' 1/0.24."""
+    before, after = _clause(b, n)
+    other = compared_with(b, ms, n.start, n.end)
+    subject = next(
+        (
+            m.what
+            for m in ms
+            if m.what and not m.compared and not m.pronoun and not _linked(b, m, spans)
+        ),
+        None,
     )
-    if contrast and prev is not None:
-        since = lo + contrast.end()
-        if not any(since <= m.start < start for m in subjects):
-            if prev != "submission":
-                return "submission"
-            later = [m for m in subjects if m.start >= end and m.what != "submission"]
-            if later:
-                return later[0].what
-    before = [m for m in subjects if m.end <= start]
-    if before:
-        return before[-1].what
-    after = [m for m in subjects if m.start >= end]
-    between = b[end : after[0].start] if after else ""
-    if after and not re.search(r"[,;]", between) and not CONTRAST.search(between):
-        return after[0].what
-    return None  # none named, or only what it is compared with: the submission
+    who, how = ratio_owner(
+        b, [m for m in ms if m is not other], n.start, subject, context, spans, owned
+    )
+    if other is None:  # none compared with: a baseline's is against yours; yours against
+        # the one baseline the sentence names, else unread
+        named = {m.what for m in ms if m.what and m.what not in (who, "ceiling", "submission")}
+        if who not in (None, "submission"):
+            other_what: str | None = "submission"
+        elif len(named) == 1:
+            other_what = next(iter(named))
+        else:
+            other_what = None
+    else:
+        other_what = other.what
+    who = who or "submission"
+    around = after + " " + before[-30:]
+    slower = bool(LANG.slower.search(after)) and not LANG.faster.search(after[:20])
+    more = bool(LANG.more.search(after[:30])) and not LANG.less.search(after[:30])
+    v = c.value
+    if c.percent_form:
+        v = 1 + v / 100 if c.quantity == "speedup" else 1 / max(1 - v / 100, 1e-9)
+        if (c.quantity == "speedup" and slower) or (c.quantity == "traffic_ratio" and more):
+            v = 1 / v
+    elif c.quantity == "speedup":
+        if slower or re.search(r"(?:the|el|la|del) (?:time|tiempo)|시간", after[:30]):
+            v = 1 / v
+    elif more or (
+        not LANG.less.search(around) and v < 1 and not re.search(r"ratio|raz[oó]n|비율", around)
+    ):
+        v = 1 / v
+    c.percent_form = None
+    if who != "submission" and other_what == "submission":
+        who, other_what, v = "submission", who, 1 / v
+    c.value, c.subject, c.versus, c.how = v, who, other_what, how or "the comparison"
+    if c.relation in (">=", "<=", ">", "<") and c.value != n.value:
+        c.relation = {">=": "<=", "<=": ">=", ">": "<", "<": ">"}[c.relation]
+    if other_what is None:
+        c.unread = (
+            "against which implementation? name it ('than torch', 'frente a la versión ingenua')"
+        )

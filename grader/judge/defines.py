@@ -7,8 +7,20 @@ allowlist with these facts; `kernel_check.py` cuts the kernels out with them."""
 from __future__ import annotations
 
 import ast
+from functools import cache
 
 from grader.judge import allowlist as al
+
+
+@cache
+def _taken_attributes() -> frozenset[str]:
+    """Attributes of tensors and of Python's containers and numbers: never a config field."""
+    import torch
+
+    names: set[str] = set(al.ANY_OBJECT)
+    for t in (torch.Tensor, list, dict, set, str, tuple, int, float, bool, bytes):
+        names |= set(dir(t))
+    return frozenset(names)
 
 
 def bound_by(node: ast.AST) -> set[str]:
@@ -56,16 +68,40 @@ def scope_names(body: list[ast.stmt], args: ast.arguments | None) -> tuple[set[s
             names |= set(n.names) if isinstance(n, ast.Nonlocal) else set()
         elif isinstance(n, ast.MatchAs | ast.MatchStar) and n.name:
             names.add(n.name)
-    for n in ast.walk(ast.Module(body=body, type_ignores=[])):  # walrus in comprehensions
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            names.add(n.rest)
+    for n in _own_nodes(body):
         if isinstance(n, ast.NamedExpr):
             names.add(n.target.id)
+        elif isinstance(n, COMPREHENSIONS):
+            names |= comprehension_walrus(n)
     return names - glob, glob
+
+
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def comprehension_walrus(comp: ast.AST) -> set[str]:
+    """Names a walrus inside a comprehension binds in the comprehension's enclosing scope
+    (nested comprehensions too; a lambda or function inside binds in its own scope)."""
+    names: set[str] = set()
+    todo: list[ast.AST] = [comp]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.NamedExpr):
+            names.add(n.target.id)
+        if not isinstance(n, FUNCTIONS):
+            todo.extend(ast.iter_child_nodes(n))
+    return names
 
 
 class Defines:
     def __init__(self, tree: ast.Module, body: list[ast.stmt]) -> None:
         self.aliases: dict[str, str] = {}  # local name -> canonical dotted path
-        for n in ast.walk(ast.Module(body=body, type_ignores=[])):
+        # every node of the checked body, walked once (every later pass reuses it)
+        self.nodes: list[ast.AST] = list(ast.walk(ast.Module(body=body, type_ignores=[])))
+        for n in self.nodes:
             if isinstance(n, ast.Import):
                 for a in n.names:
                     if a.asname:
@@ -75,20 +111,32 @@ class Defines:
             elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
                 for a in n.names:
                     self.aliases[a.asname or a.name] = f"{n.module}.{a.name}"
-        for n in ast.walk(tree):
+        for n in self.nodes:
             for child in ast.iter_child_nodes(n):
                 child.parent = n  # type: ignore[attr-defined]
         self.module_names, glob = scope_names(body, None)
         self.kernels = self._find_kernels(body)
-        for n in ast.walk(ast.Module(body=body, type_ignores=[])):
+        for n in self.nodes:
             if isinstance(n, ast.Global):
                 self.module_names |= set(n.names)
         self.module_names |= glob
         self.constants = self._constants(tree, body)
+        self.call_through = {
+            n.name for n in body if isinstance(n, ast.FunctionDef) and self._call_through(n)
+        }
+        self.config_classes = [
+            n for n in body if isinstance(n, ast.ClassDef) and self._config_class(n)
+        ]
+        self.config_fields = {
+            f.target.id
+            for c in self.config_classes
+            for f in c.body
+            if isinstance(f, ast.AnnAssign) and isinstance(f.target, ast.Name)
+        }
         # names bound only ever to torch.finfo(...)/iinfo(...): their .min/.max are allowed
         stores: dict[str, int] = {}
         finfo: dict[str, int] = {}
-        for n in ast.walk(tree):
+        for n in self.nodes:
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 stores[n.id] = stores.get(n.id, 0) + 1
             if isinstance(n, ast.Assign) and self._finfo_call(n.value):
@@ -98,54 +146,136 @@ class Defines:
         self.finfo_names = {name for name, k in finfo.items() if stores.get(name) == k}
 
     def canon(self, node: ast.AST) -> str | None:
-        if isinstance(node, ast.Name):
-            return self.aliases.get(node.id)
-        if isinstance(node, ast.Attribute):
-            base = self.canon(node.value)
-            return f"{base}.{node.attr}" if base else None
-        return None
+        """The dotted path an import alias or an attribute chain on one names (iterative)."""
+        attrs: list[str] = []
+        while isinstance(node, ast.Attribute):
+            attrs.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id not in self.aliases:
+            return None
+        return ".".join([self.aliases[node.id], *reversed(attrs)])
 
     def _decorator(self, dec: ast.expr) -> str | None:
         return self.canon(dec.func if isinstance(dec, ast.Call) else dec)
 
     def _find_kernels(self, body: list[ast.stmt]) -> dict[str, ast.FunctionDef]:
-        """Functions that are Triton kernels: decorated, or passed to triton.jit(...). A name
-        is a kernel's only when bound by exactly `k = triton.jit(f)`, optionally wrapped in
-        `triton.autotune(...)(...)` / `triton.heuristics(...)(...)`: an arbitrary call around
-        one (a partial, a lambda) could hand a kernel a host function under that name."""
-        defs = {
-            n.name: n
-            for n in ast.walk(ast.Module(body=body, type_ignores=[]))
-            if isinstance(n, ast.FunctionDef)
-        }
+        """The file's kernels: top-level functions decorated with triton.jit (under autotune /
+        heuristics), or wrapped once by bare name at the top level, `k = triton.jit(f)`
+        (optionally inside `triton.autotune(...)(...)` / `triton.heuristics(...)(...)`).
+        Returns def name -> def (the bodies held to the kernel rules); `kernel_names` are the
+        names that hold kernels, `wrapped` the defs wrapped by an assignment (def name ->
+        the kernel's name), `combine_ok` the kernels a reduce/scan may take as its combine
+        function (plain @triton.jit). Where a kernel may be refused, `identity.py` says."""
+        defs = {n.name: n for n in body if isinstance(n, ast.FunctionDef)}
         kernels = {
             name: fn
             for name, fn in defs.items()
             if any(self._decorator(d) in al.KERNEL_DECORATORS for d in fn.decorator_list)
         }
-        self.jit_names = set(kernels)
-        for n in ast.walk(ast.Module(body=body, type_ignores=[])):
-            if isinstance(n, ast.Call) and self.canon(n.func) == "triton.jit" and n.args:
-                arg = n.args[0]
-                if isinstance(arg, ast.Name) and arg.id in defs:
-                    kernels[arg.id] = defs[arg.id]
-                    self.jit_names.add(arg.id)
+        self.kernel_names: set[str] = set(kernels)
+        self.combine_ok: set[str] = {
+            name
+            for name, fn in kernels.items()
+            if [self._decorator(d) for d in fn.decorator_list] == ["triton.jit"]
+        }
+        self.wrapped: dict[str, str] = {}
+        self.wraps: list[ast.Assign] = []
         for n in body:
-            if isinstance(n, ast.Assign) and self._is_jit_expr(n.value, defs):
-                for t in n.targets:
-                    if isinstance(t, ast.Name):
-                        self.jit_names.add(t.id)
+            if (
+                isinstance(n, ast.Assign)
+                and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name)
+                and self._is_jit_expr(n.value, defs)
+            ):
+                inner: ast.expr = n.value
+                while isinstance(inner, ast.Call) and self.canon(inner.func) != "triton.jit":
+                    inner = inner.args[0]
+                assert isinstance(inner, ast.Call) and isinstance(inner.args[0], ast.Name)
+                fname, kname = inner.args[0].id, n.targets[0].id
+                self.wraps.append(n)
+                if fname not in kernels:
+                    kernels[fname] = defs[fname]
+                self.wrapped.setdefault(fname, kname)
+                self.kernel_names.add(kname)
+                if inner is n.value:
+                    self.combine_ok.add(kname)
+        self.jit_names = set(self.kernel_names)
         return kernels
 
+    def _config_class(self, n: ast.stmt) -> bool:
+        """An immutable config: `class C(typing.NamedTuple)` or `@dataclasses.dataclass(
+        frozen=True) class C:`, at the top level, whose body is annotated fields only, each
+        with a constant default or none, named neither privately nor like an attribute of a
+        tensor or a container (its name becomes an attribute host code may read; a name host
+        code may read on any object already, `num_warps`, is fine)."""
+        if not isinstance(n, ast.ClassDef) or n.keywords:
+            return False
+        bases = [self.canon(b) for b in n.bases]
+        decs = n.decorator_list
+        tuple_form = bases == ["typing.NamedTuple"] and not decs
+        frozen = (
+            not bases
+            and len(decs) == 1
+            and isinstance(decs[0], ast.Call)
+            and self.canon(decs[0].func) == "dataclasses.dataclass"
+            and not decs[0].args
+            and [(k.arg, getattr(k.value, "value", None)) for k in decs[0].keywords]
+            == [("frozen", True)]
+        )
+        if not (tuple_form or frozen) or not n.body:
+            return False
+        for f in n.body:
+            if not (
+                isinstance(f, ast.AnnAssign)
+                and isinstance(f.target, ast.Name)
+                and f.simple
+                and (f.value is None or self._literal(f.value))
+                and not f.target.id.startswith("_")
+                and (f.target.id in al.ANY_OBJECT or f.target.id not in _taken_attributes())
+            ):
+                return False
+        return True
+
+    def _call_through(self, n: ast.stmt) -> bool:
+        """A decorator of the file that only wraps and calls through (Liger-Kernel's
+        `ensure_contiguous`): `def deco(fn):`, one inner function decorated exactly
+        `@functools.wraps(fn)`, then `return <that function>`. The inner function is host
+        code like any other; `fn` is called, never stored."""
+        if not isinstance(n, ast.FunctionDef) or n.decorator_list:
+            return False
+        a = n.args
+        if len(a.args) != 1 or a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg:
+            return False
+        fn = a.args[0].arg
+        if len(n.body) != 2:
+            return False
+        inner, ret = n.body
+        if not (isinstance(inner, ast.FunctionDef) and isinstance(ret, ast.Return)):
+            return False
+        if not (isinstance(ret.value, ast.Name) and ret.value.id == inner.name):
+            return False
+        if len(inner.decorator_list) != 1:
+            return False
+        dec = inner.decorator_list[0]
+        return (
+            isinstance(dec, ast.Call)
+            and self.canon(dec.func) == "functools.wraps"
+            and len(dec.args) == 1
+            and not dec.keywords
+            and isinstance(dec.args[0], ast.Name)
+            and dec.args[0].id == fn
+        )
+
     def _is_jit_expr(self, v: ast.expr, defs: dict[str, ast.FunctionDef]) -> bool:
-        if not isinstance(v, ast.Call) or len(v.args) != 1 or v.keywords:
+        if not isinstance(v, ast.Call) or len(v.args) != 1:
             return False
         arg = v.args[0]
         if self.canon(v.func) == "triton.jit":
             return isinstance(arg, ast.Name) and arg.id in defs
         wrapper = v.func
         return (
-            isinstance(wrapper, ast.Call)
+            not v.keywords
+            and isinstance(wrapper, ast.Call)
             and self.canon(wrapper.func) in {"triton.autotune", "triton.heuristics"}
             and self._is_jit_expr(arg, defs)
         )
@@ -175,7 +305,7 @@ class Defines:
         """Module-level names a kernel may read: bound exactly once in the whole file, by a
         module-level assignment of a constant, and never declared global anywhere."""
         stores: dict[str, int] = {}
-        for n in ast.walk(tree):
+        for n in self.nodes:
             bound: list[str] = []
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del):
                 bound = [n.id]
@@ -189,6 +319,10 @@ class Defines:
                 bound = [n.name]
             elif isinstance(n, ast.arg):
                 bound = [n.arg]
+            elif isinstance(n, ast.MatchAs | ast.MatchStar) and n.name:
+                bound = [n.name]
+            elif isinstance(n, ast.MatchMapping) and n.rest:
+                bound = [n.rest]
             for b in bound:
                 stores[b] = stores.get(b, 0) + 1
         good: set[str] = set()

@@ -6,6 +6,7 @@ carry bytes that were compared against references the child never saw.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -83,7 +84,15 @@ def evaluate(
     fenced: bool = False,
 ) -> Evaluation:
     """`fenced`: the child ran under the interpreter, where every tensor ends next to a page it
-    cannot touch (harness/fenced.py), so a SIGSEGV is a load or store out of bounds."""
+    cannot touch (harness/fenced.py), so a SIGSEGV is a load or store out of bounds. A run that
+    stopped at a libdevice function the interpreter cannot run is left to the GPU stage, as
+    bf16 cases are where the interpreter cannot compute bf16: said, never a compile error."""
+    left = _left_to_gpu(collected)
+    all_runs = runs
+    if left:
+        kept = [rec for rec in collected.records if rec.run.id not in left]
+        collected = dataclasses.replace(collected, records=kept)
+        runs = [r for r in runs if r.id not in left]
     cases = _case_results(runs, collected, outcome, show_hidden)
     configs = _config_results(collected.records, cases)
     seen = _Seen.of(runs, collected)
@@ -92,7 +101,45 @@ def evaluate(
         names = {r.case.name for r in runs}
         messages += _wrong_messages(cases, len(names), configs)
     messages += _exit_messages(seen, collected, outcome, len(runs), fenced)
+    if left:
+        unchecked = [r for r in all_runs if r.id in left]
+        messages.append(gpu_only_message(left, len(all_runs), unchecked, show_hidden))
+        if verdict is Verdict.CORRECT:  # the submission decided what was left unchecked
+            verdict = Verdict.UNCHECKED
     return Evaluation(verdict, cases, configs, messages, ran_cases=bool(collected.records))
+
+
+def _left_to_gpu(collected: Collected) -> dict[int, str]:
+    """Run id -> the libdevice function its call stopped at under the interpreter (the child's
+    word `GpuOnly`, harness/interp_libdevice.py), for runs that did nothing else refused."""
+    left: dict[int, str] = {}
+    for rec in collected.records:
+        err = rec.error or {}
+        if err.get("kind") == "GpuOnly" and not rec.forbidden:
+            left[rec.run.id] = untrusted(err.get("gpu_only", "?"), 60)
+    return left
+
+
+def gpu_only_message(
+    left: dict[int, str], n_runs: int, unchecked: list[PlannedRun], show_hidden: bool
+) -> str:
+    """Which cases the submission's own code kept from this CPU check. Their calls were not
+    compared here, so the precheck cannot be `correct` (evaluate: UNCHECKED): only a GPU,
+    which runs every case, can decide."""
+    names = ", ".join(f"libdevice.{n}" for n in sorted(set(left.values()))[:4])
+    shown = list(
+        dict.fromkeys(
+            r.case.name if show_hidden or not r.case.hidden else "hidden cases" for r in unchecked
+        )
+    )
+    cases = ", ".join(shown[:8]) + (", …" if len(shown) > 8 else "")
+    return (
+        f"{names} cannot run under Triton's interpreter (this CPU check), so {len(left)} of "
+        f"{n_runs} calls (cases: {cases}) could not be checked on the CPU: their values are "
+        "checked on a GPU only. Where the grader has a GPU, the GPU stage runs every case and "
+        "decides; without one, this file's correctness could not be checked on the CPU, so it "
+        "cannot reach level 2 here. The compile check compiled your kernels for a GPU."
+    )
 
 
 @dataclass
@@ -212,11 +259,18 @@ def _verdict(
         stage = "compiling" if verdict is Verdict.COMPILE_ERROR else "importing"
         return verdict, [f"Error while {stage} your file: {collected.import_error.get('message')}"]
     if seen.forbidden:
-        return Verdict.FORBIDDEN, [
-            "Your entry computes with PyTorch instead of Triton: it ran "
-            + ", ".join(seen.forbidden[:8])
-            + ". Only allocation, views and copies may run outside your Triton kernels."
-        ]
+        # an operation's name ("torch.softmax") or a sentence (state kept, a launch refused)
+        ops = [f for f in seen.forbidden if " " not in f.strip()]
+        said = [f for f in seen.forbidden if " " in f.strip()]
+        lines = [f"Refused: {f[0].upper()}{f[1:]}." for f in dict.fromkeys(said[:4])]
+        if ops:
+            lines.insert(
+                0,
+                "Your entry computes with PyTorch instead of Triton: it ran "
+                + ", ".join(dict.fromkeys(ops[:8]))
+                + ". Only allocation, views and copies may run outside your Triton kernels.",
+            )
+        return Verdict.FORBIDDEN, lines
     if seen.no_launch:
         return Verdict.FORBIDDEN, [
             "Your entry returned without launching any Triton kernel. The checkpoint asks for "

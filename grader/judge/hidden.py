@@ -12,13 +12,26 @@ WITHHELD = "A hidden case failed; its details are shown after the due time."
 
 
 def hidden_names(result: dict[str, Any]) -> set[str]:
+    """The cases the checkpoint declared hidden (`hidden = true`), whatever their names."""
     return {
         str(c.get("name"))
         for c in result.get("cases") or []
-        if isinstance(c, dict)
-        and c.get("hidden")
-        and not str(c.get("name", "")).startswith("hidden-")
+        if isinstance(c, dict) and c.get("hidden")
     }
+
+
+def _aliases(result: dict[str, Any], names: set[str]) -> dict[str, str]:
+    """`hidden-1`, `hidden-2`, … for the hidden names, skipping any a shown case has (a
+    result stored before checkpoint.toml refused such names)."""
+    taken = {str(c.get("name")) for c in result.get("cases") or [] if isinstance(c, dict)} - names
+    alias: dict[str, str] = {}
+    i = 0
+    for n in sorted(names):
+        i += 1
+        while f"hidden-{i}" in taken:
+            i += 1
+        alias[n] = f"hidden-{i}"
+    return alias
 
 
 def withhold(result: dict[str, Any]) -> dict[str, Any]:
@@ -26,7 +39,7 @@ def withhold(result: dict[str, Any]) -> dict[str, Any]:
     names = hidden_names(result)
     if not names:
         return result
-    alias = {n: f"hidden-{i + 1}" for i, n in enumerate(sorted(names))}
+    alias = _aliases(result, names)
     out = dict(result)
     out["cases"] = [_case(c, alias) for c in result.get("cases") or []]
     out["configs"] = [_config(cfg, alias) for cfg in result.get("configs") or []]

@@ -82,15 +82,11 @@ def _profile_lines(profile: ProfileResult) -> list[str]:
 
 
 def _explanation_lines(result: GradeResult) -> list[str]:
-    e = result.explanation
-    assert e is not None
-    out = [f"explanation: {'backed' if e.backed else 'not backed'}, claim by claim:"]
-    for n in e.numbers:
-        mark = "ok " if n.get("ok") else "OFF" if n.get("checked") else "?? "
-        said = f"{'not ' if n.get('negated') else ''}{n['quote']}"
-        what = n.get("measured") or n.get("closest") or "nothing measured of that"
-        out.append(f"  {mark} {said!r} ({n.get('kind', '')}, {n.get('subject', '')}) vs {what}")
-    return out
+    """The reading shown back sentence by sentence (judge/recheck.reading_lines)."""
+    from grader.judge.recheck import reading_lines
+
+    assert result.explanation is not None
+    return reading_lines(result.explanation)
 
 
 def _benchmark_lines(result: GradeResult) -> list[str]:

@@ -11,6 +11,7 @@ LEVEL0 = {
     Verdict.TIME_LIMIT,
     Verdict.MEMORY_LIMIT,
     Verdict.INTERNAL_ERROR,
+    Verdict.UNCHECKED,  # no evidence either way until a GPU has run every case
 }
 
 
@@ -39,6 +40,8 @@ _WHY = {
     Verdict.INTERNAL_ERROR: "the grader failed (not your fault; it will be retried or looked at)",
     Verdict.RUNTIME_ERROR: "it crashed while running",
     Verdict.WRONG_ANSWER: "it runs, but its output is wrong on at least one case",
+    Verdict.UNCHECKED: "its correctness could not be checked on the CPU (only a GPU can run "
+    "some of its cases)",
 }
 
 

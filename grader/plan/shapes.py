@@ -37,4 +37,7 @@ class BenchShape:
     # with seeds[r]), drawn by the child and again by the parent; None: the two `sets` alternate
     seeds: list[int] | None = None
     sample_seed: int = 0  # the positions each round's output is checked at
+    # per fresh round, the params of the input family it draws (CheckpointDef.families), drawn
+    # at random per round by the plan; empty: the plain draw every round
+    families: list[dict[str, object]] = field(default_factory=list)
     flops: int | None = None  # the declared work of one call (problem.py `flops`), if any

@@ -170,30 +170,7 @@ def write(
                 run_spec["sample"] = inputs.add([r.sample])[0]["tensor"]
             run_specs.append(run_spec)
         shape_specs = [
-            {
-                "id": s.id,
-                "name": s.case.name,
-                # fresh rounds draw their own inputs on the GPU: the sets go to the replay only
-                "sets": [inputs.add(a) for a in s.sets]
-                if s.seeds is None or profile_impls is not None
-                else [],
-                "rounds": s.rounds,
-                "warmup": s.warmup,
-                "verify": s.verify,
-                **(
-                    {
-                        "fresh": {
-                            "seeds": s.seeds,
-                            "sample_seed": s.sample_seed,
-                            "samples": SAMPLES,
-                            "case": s.case.model_dump(),
-                        }
-                    }
-                    if s.seeds is not None and profile_impls is None
-                    else {}
-                ),
-            }
-            for s in shapes
+            _shape_spec(s, inputs, profile_impls is not None, with_submission, d) for s in shapes
         ]
     spec: dict[str, Any] = {
         "entry": d.entry,
@@ -208,7 +185,7 @@ def write(
     if shapes:
         gpu = {
             "problem": paths.problem if paths.sandboxed else str(checkpoint.folder / "problem.py"),
-            "baselines": [b for b in d.baselines if callable(checkpoint.baselines().get(b))],
+            "baselines": checkpoint.timed_baselines(),
             "flush_bytes": flush_bytes,
             "shapes": shape_specs,
         }
@@ -220,9 +197,48 @@ def write(
     _publish(paths, spec, job_file)
 
 
-def prepare(paths: Paths, source: str | None) -> None:
+def _shape_spec(
+    s: BenchShape, inputs: _Inputs, profile: bool, with_submission: bool, d: Any
+) -> dict[str, Any]:
+    """One benchmark shape in the job: for the timed rounds, or for the Nsight replay."""
+    return {
+        "id": s.id,
+        "name": s.case.name,
+        # fresh rounds draw their own inputs on the GPU: the sets go to the replay only
+        "sets": [inputs.add(a) for a in s.sets] if s.seeds is None or profile else [],
+        "rounds": s.rounds,
+        "warmup": s.warmup,
+        "verify": s.verify,
+        **(
+            {
+                "fresh": {
+                    "seeds": s.seeds,
+                    "sample_seed": s.sample_seed,
+                    "families": s.families,
+                    "samples": SAMPLES,
+                    "case": s.case.model_dump(),
+                }
+            }
+            if s.seeds is not None
+            else {}
+        ),
+        # the Nsight replay's submission first makes the calls a grading makes before its
+        # timed ones (bench.profile_replay)
+        **({"mimic": _mimic(d)} if profile and with_submission else {}),
+    }
+
+
+def _mimic(d: Any) -> list[dict[str, Any]]:
+    """The correctness calls of a GPU grading, by case (each drawn draws_per_case times)."""
+    cases = d.gpu_cases or d.interpreter_cases
+    return [c.model_dump() for c in cases for _ in range(d.draws_per_case)]
+
+
+def prepare(paths: Paths, source: str | None, lines: list[int] | None = None) -> None:
     """The folders the child's sandbox mounts, and the submission's file: all the child needs
-    to start (it then waits for `job.json`)."""
+    to start (it then waits for `job.json`). `source` is the program the static check
+    regenerated from the checked tree (never the submission's own bytes); `lines` maps each of
+    its lines to the submission's (`submission.lines.json`), for the child's messages."""
     paths.job.mkdir(parents=True, exist_ok=True)
     paths.out.mkdir(parents=True, exist_ok=True)
     fresh_cache = not os.path.ismount(paths.cache)
@@ -238,8 +254,12 @@ def prepare(paths: Paths, source: str | None) -> None:
         folders.copy_plain(paths.seed_cache, paths.cache, owner)
     submission = paths.job / "submission.py"
     if source is not None and not submission.exists():  # once a grading: the replay reuses it
-        submission.write_text(source)
+        submission.write_text(source, encoding="utf-8")
         submission.chmod(0o644)
+        if lines is not None:
+            mapped = paths.job / "submission.lines.json"
+            mapped.write_text(json.dumps(lines))
+            mapped.chmod(0o644)
 
 
 def _publish(paths: Paths, spec: dict[str, Any], job_file: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import torch
@@ -45,6 +46,25 @@ def _torch(x: torch.Tensor) -> torch.Tensor:
 
 
 BASELINES = {"torch": _torch, "naive": naive, "compile": "compile:torch"}
+
+
+def _no_max_subtraction(x: torch.Tensor) -> torch.Tensor:
+    """Right while exp(x) does not overflow (N(0, 1) inputs); NaN once |x| nears 90 (fp32)."""
+    e = torch.exp(x.to(torch.float32))
+    return (e / e.sum(dim=-1, keepdim=True)).to(x.dtype)
+
+
+def _estimated_row_sum(x: torch.Tensor) -> torch.Tensor:
+    """The row sum replaced by its expectation for N(0, 1) entries, W·e^(1/2)·e^(-max): a
+    reduction saved, off by about sqrt((e - 1) / W) per row (2 % at W = 4096)."""
+    xf = x.to(torch.float32)
+    m = xf.max(dim=-1, keepdim=True).values
+    return (torch.exp(xf - m) / (x.shape[-1] * math.exp(0.5) * torch.exp(-m))).to(x.dtype)
+
+
+# Named shortcuts, each right only on some inputs: checkpoint validation proves that every
+# dtype's tolerance rejects each on at least one case (grader/validation.py).
+SHORTCUTS = {"no max subtraction": _no_max_subtraction, "estimated row sum": _estimated_row_sum}
 
 
 def minimal_bytes(inputs: list[torch.Tensor], output: torch.Tensor) -> int:

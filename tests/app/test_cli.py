@@ -118,9 +118,15 @@ def test_a_checkpoint_whose_reference_is_wrong_does_not_open(tmp_path: Path) -> 
     folder = tmp_path / "broken"
     shutil.copytree(ROOT / "reference_kernels" / "c3a_vector_add", folder)
     shutil.copy(folder / "solutions" / "wrong" / "unwritten_buffer.py", folder / "reference.py")
-    proc = kgrade("checkpoints", "validate", str(folder), env={"KGRADE_HOME": str(tmp_path)})
+    home, cache = tmp_path / "no-home-yet", tmp_path / "cache"
+    env = {"KGRADE_HOME": str(home), "XDG_CACHE_HOME": str(cache)}
+    proc = kgrade("checkpoints", "validate", str(folder), env=env)
     assert proc.returncode == 1
     assert "FAIL  reference.py" in proc.stdout and "validation failed; not opened" in proc.stdout
+    # validating writes no home (issue 31: it made ./.kgrade wherever it ran); its compile
+    # cache goes to the user's cache folder
+    assert not home.exists()
+    assert (cache / "kgrade").is_dir()
 
 
 def test_only_a_precheck_only_worker_is_started_at_lower_priority(

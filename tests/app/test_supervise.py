@@ -90,7 +90,9 @@ def _find(run: Run, *argv: str) -> list[int]:
 
 def test_a_killed_program_is_restarted_and_what_it_left_is_killed(supervise) -> None:  # type: ignore[no-untyped-def]
     run = supervise([("worker", WITH_CHILD), ("other", ["sleep", "1004"])])
-    wait_for(lambda: _find(run, "sleep", "1000") and _find(run, "sleep", "1001"), 30, "the program")
+    wait_for(
+        lambda: all(_find(run, "sleep", n) for n in ("1000", "1001", "1004")), 30, "the programs"
+    )  # both programs (found in CI: the other one was not yet started when read)
     [leader] = _find(run, "sleep", "1001")
     [left] = _find(run, "sleep", "1000")
     [other] = _find(run, "sleep", "1004")
@@ -134,7 +136,7 @@ def test_one_that_keeps_dying_at_once_is_given_up_and_everything_stops(supervise
 
 def test_sigterm_stops_every_program_and_what_they_started(supervise) -> None:  # type: ignore[no-untyped-def]
     run = supervise([("a", WITH_CHILD), ("b", WITH_ESCAPEE)], grace=5)
-    wait_for(lambda: len(_find(run, "sleep", "1002")) == 1, 30, "the escapee")
+    wait_for(lambda: _find(run, "sleep", "1002") and _find(run, "sleep", "1003"), 30, "both")
     escapee = _find(run, "sleep", "1002")[0]
     # it left b's process group: bubblewrap's --new-session does the same
     assert os.getpgid(escapee) != os.getpgid(_find(run, "sleep", "1003")[0])
@@ -150,7 +152,7 @@ def test_an_orphan_that_left_its_group_is_killed_when_its_program_dies(supervise
     """Its program's group is killed, but it is in none of it: as a subreaper the supervisor
     gets it back and kills it at the stop (a sandbox dies with its parent by itself)."""
     run = supervise([("b", WITH_ESCAPEE)], grace=5)
-    wait_for(lambda: len(_find(run, "sleep", "1002")) == 1, 30, "the escapee")
+    wait_for(lambda: _find(run, "sleep", "1002") and _find(run, "sleep", "1003"), 30, "both")
     [escapee] = _find(run, "sleep", "1002")
     [leader] = _find(run, "sleep", "1003")
     os.kill(leader, signal.SIGKILL)

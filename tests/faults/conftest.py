@@ -151,7 +151,8 @@ def stack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[
                     "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
                     "checkpoint_deadlines, "
                     "evidence, grading_events, level_overrides, standings, grading_results, "
-                    "regrades, checkpoint_versions, submissions, users, workers RESTART IDENTITY"
+                    "regrades, checkpoint_versions, submissions, users, workers, web_sessions "
+                    "RESTART IDENTITY"
                 )
             )
         logs = tmp_path / "logs"

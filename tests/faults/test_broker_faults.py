@@ -11,6 +11,7 @@ import pytest
 
 from tests.faults.conftest import workers_up
 from tests.faults.stack import wait_for
+from tests.service.conftest import signin_form
 
 pytestmark = pytest.mark.slow
 
@@ -83,7 +84,12 @@ def test_a_send_refused_after_the_commit_loses_nothing_api_or_page(  # type: ign
     api, _ = s.post({"Authorization": f"Bearer {token}"})
     assert api == 201
     page = s.client
-    assert page.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    assert (
+        page.post(
+            "/signin", data=signin_form(page, {"token": token}), follow_redirects=False
+        ).status_code
+        == 303
+    )
     csrf = re.search(r'name="csrf" value="([^"]+)"', page.get("/submit").text)
     assert csrf is not None
     r = page.post(

@@ -40,6 +40,7 @@ class Serve:
     url: str
     home: Path
     log: Path
+    staff: str | None = None
 
     def said(self) -> str:
         return self.log.read_text(errors="replace")[-4000:]
@@ -53,7 +54,11 @@ class Serve:
         return None
 
     def seen(self) -> set[str]:
-        health = httpx.get(f"{self.url}/api/health", timeout=5).json()
+        """The workers /api/health names (their host:pid names only for staff: issue 32)."""
+        if self.staff is None:
+            self.staff = _token(self, "admin")
+        headers = {"Authorization": f"Bearer {self.staff}"}
+        health = httpx.get(f"{self.url}/api/health", headers=headers, timeout=5).json()
         return {w["name"] for w in health.get("workers", [])}
 
     def rows(self) -> dict[int, tuple[str, str, str | None, str | None, int]]:
@@ -91,9 +96,12 @@ def serve(tmp_path: Path) -> Iterator[Serve]:
         proc.wait()
 
 
-def _token(s: Serve) -> str:
+def _token(s: Serve, role: str = "student") -> str:
     add = subprocess.run(
-        [sys.executable, "-m", "app.cli", "users", "add", f"ann-{uuid.uuid4().hex[:6]}"],
+        [
+            *(sys.executable, "-m", "app.cli", "users", "add", f"ann-{uuid.uuid4().hex[:6]}"),
+            *("--role", role),
+        ],
         cwd=ROOT,
         env={**{k: v for k, v in os.environ.items() if not k.startswith("KGRADE_")}}
         | {"KGRADE_HOME": str(s.home)},
@@ -104,6 +112,7 @@ def _token(s: Serve) -> str:
     return add.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.timeout(600)
 def test_a_killed_worker_is_back_and_every_submission_ends_once(serve: Serve) -> None:
     s = serve
     wait_for(lambda: s.worker() is not None and s.seen(), 180, "serve's worker to be ready")
@@ -137,10 +146,13 @@ def test_a_killed_worker_is_back_and_every_submission_ends_once(serve: Serve) ->
     wait_for(lambda: f"{socket.gethostname()}:{new}" in s.seen(), 60, "the new worker ready")
     print(f"new worker ready {time.monotonic() - killed_at:.1f} s after the kill")
 
+    # the lease (30 s) runs out, the reconciler re-sends the grading in flight, and the four
+    # gradings run one after another: each up to ~35 s on a loaded 2-core CI machine since
+    # problem.py has a sandbox of its own (issue 32), so 90 s once was not enough
     wait_for(
         lambda: all(r[0] == "done" for r in s.rows().values()),
-        max(1.0, 90 - (time.monotonic() - killed_at)),
-        f"every submission to end within 90 s of the kill\n{s.said()}",
+        max(1.0, 200 - (time.monotonic() - killed_at)),
+        f"every submission to end within 200 s of the kill\n{s.said()}",
         1.0,
     )
     first = s.rows()

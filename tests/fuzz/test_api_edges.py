@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.service.conftest import signin_form
+
 BIG = 4405734656  # past PostgreSQL's integer: the query itself failed
 
 
@@ -27,7 +29,9 @@ def test_an_id_past_the_database_integer_is_not_a_server_error(  # type: ignore[
     body: object,
 ) -> None:
     headers = make_user("prof", "admin")
-    client.post("/signin", data={"token": headers["Authorization"].split()[1]})  # the pages
+    client.post(
+        "/signin", data=signin_form(client, {"token": headers["Authorization"].split()[1]})
+    )  # the pages
     r = client.request(method, path, headers=headers, json=body)
     assert r.status_code in (404, 422), (r.status_code, r.text[:200])
 
@@ -37,7 +41,10 @@ def test_export_of_a_non_ascii_checkpoint_name_is_not_a_server_error(client, mak
     JSON for the API and a page for the browser, never a 500 from a non-ASCII header."""
     r = client.get("/api/export/%C4%80%22x.csv", headers=make_user("prof", "instructor"))
     assert r.status_code == 404 and "unknown checkpoint" in r.json()["error"], r.text[:200]
-    client.post("/signin", data={"token": make_user("ann", "instructor")["Authorization"][7:]})
+    client.post(
+        "/signin",
+        data=signin_form(client, {"token": make_user("ann", "instructor")["Authorization"][7:]}),
+    )
     page = client.get("/leaderboard/%C4%80%22x/grades.csv")
     assert page.status_code == 404, page.text[:200]
 
@@ -62,7 +69,7 @@ def test_a_nul_character_is_a_client_error(  # type: ignore[no-untyped-def]
     from app.models import Submission
 
     headers = make_user("prof", "admin")
-    client.post("/signin", data={"token": headers["Authorization"].split()[1]})
+    client.post("/signin", data=signin_form(client, {"token": headers["Authorization"].split()[1]}))
     r = client.request(method, path, headers=headers, json=body)
     assert r.status_code in (200, 400, 404, 422), (r.status_code, r.text[:200])
     with sessions()() as s:

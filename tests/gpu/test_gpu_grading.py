@@ -116,7 +116,7 @@ def test_lab_file_explained_from_its_course_shape_numbers_reaches_level_3(
     [
         ({"traffic_scale": 1.3}, 1, "DRAM traffic, yours"),
         ({"swap": True}, 2, "DRAM traffic"),
-        ({"only_time": True}, 1, "no checked number for the DRAM traffic"),
+        ({"only_time": True}, 1, "no checked figure of your kernel's DRAM traffic"),
     ],
 )
 def test_lab_file_with_a_wrong_explanation_stays_at_level_2(

@@ -50,7 +50,12 @@ def test_every_round_is_fresh_and_checked(twin: GradeResult) -> None:
 
 def test_answers_remembered_across_rounds_gain_nothing(twin: GradeResult, tmp_path: Path) -> None:
     result = grade_timed("memo_sampled.py", tmp_path)
-    # fresh inputs never hit the memo: it is the twin plus three host reads a call
+    # a memo is state kept between calls: since issue 28 the static check refuses it before
+    # anything runs (on the H200, 2026-12-01: forbidden, "assigning into ... changes a
+    # module-level value"); where it ran, fresh inputs never hit it (the twin's speed)
+    if result.verdict is Verdict.FORBIDDEN:
+        assert "module-level" in " ".join(result.messages), result.messages
+        return
     assert result.verdict is Verdict.CORRECT, result.messages
     assert result.level <= 2
     assert speedup(result) <= speedup(twin) * 1.05, (speedup(result), speedup(twin))
@@ -58,5 +63,7 @@ def test_answers_remembered_across_rounds_gain_nothing(twin: GradeResult, tmp_pa
 
 def test_work_skipped_on_a_quarter_of_the_rounds_is_wrong(tmp_path: Path) -> None:
     result = grade_timed("skip_quarter.py", tmp_path)
-    assert result.verdict is Verdict.WRONG_ANSWER, result.messages
-    assert "wrong while being timed" in " ".join(result.messages)
+    # it counts its calls in a module-level value: refused by the static check since issue 28
+    assert result.verdict in (Verdict.FORBIDDEN, Verdict.WRONG_ANSWER), result.messages
+    if result.verdict is Verdict.WRONG_ANSWER:
+        assert "wrong while being timed" in " ".join(result.messages)

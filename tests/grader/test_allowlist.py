@@ -130,9 +130,13 @@ def test_ordinary_triton_passes(name: str) -> None:
 
 def test_the_main_block_is_not_run() -> None:
     report = check(HONEST["helpers_and_constants"], "softmax_triton")
-    assert "import time, os" not in report.runnable
-    assert report.runnable.count("\n") == HONEST["helpers_and_constants"].count("\n")
+    assert "import time, os" not in report.runnable and "__main__" not in report.runnable
     compile(report.runnable, "submission.py", "exec")
+    # every statement kept at its own line, where it fits: the same line numbers in messages
+    original = HONEST["helpers_and_constants"].splitlines()
+    for i, text in enumerate(report.runnable.splitlines(), 1):
+        if text.strip():
+            assert report.source_line(i) == i, (i, text, original[i - 1])
 
 
 def test_an_epilogue_is_allowed_only_where_the_checkpoint_says() -> None:
@@ -236,7 +240,9 @@ def _grade(source: str, checkpoint: str = "c3a-softmax") -> tuple[Verdict, str]:
 
 def test_host_compute_in_a_grid_function_is_seen() -> None:
     """The grid function runs inside Triton's launch, where the guard is suspended; an
-    operator-only softmax (`**`, `@`) there was invisible to it."""
+    operator-only softmax (`**`, `@`) there was invisible to it. (Writing the result into the
+    enclosing `y` from there is refused statically since issue 28: state between calls; the
+    operators alone still reach the guard, the second line.)"""
     src = (
         HEAD.replace("    tl.store(y_ptr", "    pass  # tl.store(y_ptr")
         + """
@@ -245,8 +251,8 @@ def softmax_triton(x):
 
     def grid(meta):
         e = 2.718281828459045 ** (x - 0.0)
-        y.copy_(e / (e @ torch.ones(x.shape[1], 1)))
-        return (x.shape[0],)
+        s = e / (e @ torch.ones(x.shape[1], 1))
+        return (x.shape[0] + 0 * s.shape[0],)
 
     _k[grid](x, y, x.shape[1], BLOCK=triton.next_power_of_2(x.shape[1]))
     return y

@@ -12,6 +12,7 @@ import pytest
 
 from grader import checkpoints
 from grader.authoring import AuthoringError, json_schema
+from grader.sandbox import problem as problem_proc
 
 ROOT = Path(__file__).resolve().parents[2]
 VA = ROOT / "reference_kernels" / "c3a_vector_add"
@@ -102,13 +103,18 @@ def test_problem_py_syntax_error_exception_and_missing_function(folder: Path) ->
     assert (err.file, err.line) == ("problem.py", 3) and "Python syntax error" in str(err)
     problem.write_text(good.replace("BASELINES = {", "x = toch.add\nBASELINES = {"))
     n = problem.read_text().splitlines().index("x = toch.add") + 1
-    err = _error(folder)
+    checkpoint = checkpoints.load(folder)  # data only: problem.py is parsed, never run here
+    with pytest.raises(AuthoringError) as caught:  # it runs in its own sandbox
+        problem_proc.of(checkpoint, gpu=False).declared()
     assert (
-        str(err)
+        str(caught.value)
         == f"problem.py, line {n}: does not load: it raised NameError: name 'toch' is not defined"
     )
     problem.write_text(good.replace("def reference(", "def not_reference("))
     assert str(_error(folder)) == "problem.py: missing function reference()"
+    conditional = "\nif True:\n\n    def reference(x):\n        return x\n"
+    problem.write_text(good.replace("def reference(", "def not_reference(") + conditional)
+    assert checkpoints.load(folder).id == "lab-add"  # defined under a condition: found
 
 
 def test_a_known_bad_solution_without_or_with_an_unknown_expect(folder: Path) -> None:

@@ -212,7 +212,7 @@ def test_citing_only_a_time_fails_for_the_missing_traffic() -> None:
     level, reasons = _level(result, text)
     assert level == 2
     assert len(reasons) == 1, reasons
-    assert "no checked number for the DRAM traffic" in reasons[0]
+    assert "no checked figure of your kernel's DRAM traffic" in reasons[0]
     assert "111 MB" in reasons[0]  # an example from the table
 
 
@@ -263,7 +263,7 @@ def test_the_cli_report_shows_the_table_and_each_claim() -> None:
     assert "DRAM traffic (read + written)" in table and "466 MB" in table
     assert "course-fp32 · 8192×4096 float32" in table
     assert "OFF '144 MB' (traffic, submission) vs 111 MB" in text
-    assert "ok  '4.20x' (traffic_ratio, submission) vs 4.20×" in text
+    assert "ok  '4.20x' (traffic_ratio, submission vs naive) vs 4.20×" in text
 
 
 def test_the_web_result_page_shows_the_table_next_to_the_explanation() -> None:

@@ -110,3 +110,79 @@ def test_the_collector_keeps_what_the_child_says_it_tuned_and_profiled_bounded()
     c(buf)
     assert len(c.result.tuned) == 16 and all(len(v) == 300 for v in c.result.tuned.values())
     assert c.result.profiled == ["k(A=1)"] * 16
+
+
+STATE = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import torch, triton, triton.language as tl
+from harness import guards
+
+counter, forcer = guards.LaunchCounter(), guards.ConfigForcer()
+guards.install(counter, forcer)
+CONFIGS = [triton.Config({"V": v}, num_warps=4) for v in (1, 2, 3)]
+calls = [0]
+
+
+def counting_prune(configs, nargs, **kw):  # a prune that keeps state between calls
+    calls[0] += 1
+    return configs if calls[0] <= 2 else configs[::-1]
+
+
+def honest_prune(configs, nargs, **kw):
+    return [c for c in configs if c.kwargs["V"] <= nargs["n"]]
+
+
+def counting_heuristic(args):
+    calls[0] += 1
+    return 8 if calls[0] <= 3 else 4
+
+
+def kernel_with(prune=None, heur=None):
+    @triton.jit
+    def fill(out_ptr, n, V: tl.constexpr, W: tl.constexpr):
+        offs = tl.arange(0, 8)
+        tl.store(out_ptr + offs, tl.full([8], V, tl.float32), mask=offs < n)
+
+    if heur is not None:
+        fill = triton.heuristics({"W": heur})(fill)
+    else:
+        fill = triton.heuristics({"W": lambda args: 8})(fill)
+    by = {"early_config_prune": prune} if prune is not None else None
+    return triton.autotune(CONFIGS, key=["n"], prune_configs_by=by)(fill)
+
+
+which = sys.argv[2]
+kernel = {"counting_prune": lambda: kernel_with(prune=counting_prune),
+          "honest_prune": lambda: kernel_with(prune=honest_prune),
+          "counting_heuristic": lambda: kernel_with(heur=counting_heuristic)}[which]()
+out, said = torch.zeros(8), []
+for index in range(3):  # the every-config pass: config 0, 1, 2, on the same arguments twice
+    for _ in range(2):
+        forcer.reset(index)
+        counter.refused = []
+        try:
+            kernel[(1,)](out, 8)
+            said.append(out[0].item())
+        except guards.LaunchError as exc:
+            said.append(str(exc))
+print(json.dumps({"said": said, "refused": counter.refused}))
+"""
+
+
+def test_a_prune_that_keeps_state_between_calls_is_refused() -> None:
+    got = run_interpreted(STATE, str(HARNESS_PARENT), "counting_prune", timeout=120)
+    assert got["said"][:2] == [1.0, 1.0]
+    assert "early_config_prune of fill answered differently" in got["said"][2]
+    assert "no state kept between calls" in got["refused"][0]
+
+
+def test_a_heuristic_that_keeps_state_between_calls_is_refused() -> None:
+    got = run_interpreted(STATE, str(HARNESS_PARENT), "counting_heuristic", timeout=120)
+    assert got["said"][:3] == [1.0, 1.0, 2.0]
+    assert "the heuristic for W of fill answered differently" in got["said"][3]
+
+
+def test_an_honest_prune_is_called_every_call_and_runs_every_config() -> None:
+    got = run_interpreted(STATE, str(HARNESS_PARENT), "honest_prune", timeout=120)
+    assert got == {"said": [1.0, 1.0, 2.0, 2.0, 3.0, 3.0], "refused": []}

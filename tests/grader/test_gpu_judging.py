@@ -268,16 +268,23 @@ def test_a_wrong_number_is_named_with_the_measurement() -> None:
 
 
 def test_a_missing_point_is_reported() -> None:
-    check = explanation.check(GOOD.replace("GEMM", "matmul"), RUBRIC, _cite())
+    """(Issue 30: "matmul" for GEMM now meets the point — the same idea in other words — so
+    the point is taken out by dropping its sentence, not by a synonym.)"""
+    text = GOOD.replace(
+        " I chose a memory-bound op over GEMM because cuBLAS wins GEMM on SM_120 without TMEM.", ""
+    )
+    check = explanation.check(text, RUBRIC, _cite())
     assert not check.backed and check.points["why_not_gemm"] is False
+    matmul = explanation.check(GOOD.replace("GEMM", "matmul"), RUBRIC, _cite())
+    assert matmul.points["why_not_gemm"] is True
 
 
 def test_an_explanation_without_numbers_is_not_backed() -> None:
     text = "It is fused and memory-bound, unlike GEMM, so it is faster."
     check = explanation.check(text, RUBRIC, _cite())
     assert not check.backed
-    assert any("cites no checked number for the DRAM traffic" in m for m in check.messages)
-    assert any("cites no checked number for the speed" in m for m in check.messages)
+    assert any("cites no checked figure of your kernel's DRAM traffic" in m for m in check.messages)
+    assert any("cites no checked figure of your kernel's speed" in m for m in check.messages)
 
 
 def test_shapes_are_not_mistaken_for_ratios() -> None:

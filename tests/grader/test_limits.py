@@ -8,6 +8,7 @@ with small limits: nothing here allocates more than a few hundred MiB.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -177,7 +178,16 @@ def _our_cgroups() -> list[Path]:
     if h is None:
         return []
     mine = f"{cgroup.PREFIX}{os.getpid()}-"
-    return [p for p in h.base.iterdir() if p.name.startswith(mine)]
+    # a warm problem.py process (grader/sandbox/problem.py, kept on purpose between gradings)
+    # holds its own cgroup while it lives: a leftover is a cgroup no process is in
+    return [p for p in h.base.iterdir() if p.name.startswith(mine) and not _alive(p)]
+
+
+def _alive(group: Path) -> bool:
+    for name in ("cgroup.procs", "tasks"):
+        with contextlib.suppress(OSError):
+            return bool((group / name).read_text().strip())
+    return False
 
 
 # --- 3. a forged payload announcement is refused before it is read --------------------------

@@ -50,28 +50,25 @@ def test_counters_read_and_other_failures() -> None:
     )
 
 
+def _run(argv: list[str]) -> str:
+    import subprocess
+
+    return subprocess.run(argv, capture_output=True, text=True, check=True, cwd="/").stdout
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 def test_the_check_runs_as_the_sandbox_runs_ncu_nobody_without_capabilities() -> None:
     """So that a worker's own privileges (root, a container's SYS_ADMIN) cannot make it pass
-    where the sandboxed replay would fail: the prefix, run for real here."""
-    import os
-    import subprocess
+    where the sandboxed replay would fail: the check's command, run for real here (ncu
+    replaced by what it would start)."""
     import sys
 
-    prefix = ncu_check.as_sandbox()
-    if os.geteuid() != 0:
-        assert prefix == []  # already a user without capabilities
-        return
-    said = subprocess.run(
-        [*prefix, sys.executable, "-c", "import os, torch; print(os.geteuid(), os.getegid())"],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd="/",
-    ).stdout.split()
-    assert said == [str(ncu_check.NOBODY)] * 2
-    caps = subprocess.run(
-        [*prefix, "grep", "^Cap", "/proc/self/status"], capture_output=True, text=True, check=True
-    ).stdout
+    prefix = ncu_check.in_sandbox(["true"], gpu=False)[:-1]
+    said = _run(
+        [*prefix, sys.executable, "-c", "import os, torch; print(os.geteuid(), os.getegid())"]
+    )
+    assert said.split() == [str(ncu_check.NOBODY)] * 2
+    caps = _run([*prefix, "grep", "^Cap", "/proc/self/status"])
     assert {ln.split()[0]: int(ln.split()[1], 16) for ln in caps.splitlines()} == {
         "CapInh:": 0,
         "CapPrm:": 0,
@@ -79,3 +76,28 @@ def test_the_check_runs_as_the_sandbox_runs_ncu_nobody_without_capabilities() ->
         "CapBnd:": 0,
         "CapAmb:": 0,
     }
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_the_check_runs_from_a_venv_under_a_private_folder(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A checkout (and its venv) under a 0700 folder, as a clone in root's home is: `nobody`
+    cannot reach its interpreter outside the sandbox; inside it, bound in as a grading's is,
+    it runs (it once ran as nobody outside it: 'cannot profile' on such a host)."""
+    import os
+    import subprocess
+    import sys
+
+    private = tmp_path / "home"
+    private.mkdir(mode=0o700)
+    venv = private / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(ncu_check.__file__)))
+    probe = (
+        f"import subprocess, sys; sys.path[:0] = [{os.path.dirname(root)!r}, *{sys.path!r}]\n"
+        "from grader.gpu import ncu_check\n"
+        "argv = ncu_check.in_sandbox([sys.executable, '-c', "
+        "'import os, sys; print(os.geteuid(), sys.prefix)'], gpu=False)\n"
+        "print(subprocess.run(argv, capture_output=True, text=True).stdout, end='')\n"
+    )
+    said = _run([str(venv / "bin" / "python"), "-c", probe]).split()
+    assert said == [str(ncu_check.NOBODY), str(venv)], said

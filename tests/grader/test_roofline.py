@@ -158,8 +158,8 @@ def test_tflops_claims_are_read_with_their_implementation() -> None:
     assert q == [
         ("tflops", "submission", 694),
         ("tflops", "torch", 760),
-        ("pct_of_peak", None, 87),
-        ("tensor_pipe", None, 76),
+        ("pct_of_peak", "submission", 87),  # a share of the ceiling: the subject's
+        ("tensor_pipe", "submission", 76),  # "its": the sentence before's, yours
         ("tensor_pipe", "torch", 95),
         ("intensity", None, 1365),
         ("tflops", "ceiling", 798),

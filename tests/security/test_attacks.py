@@ -99,9 +99,18 @@ def _lone_surrogate(text: str) -> bool:
 
 
 IDS = [f"{e.path.parent.name}/{e.path.stem}" for e in CATALOG]
+# Known failures of the CI rehearsal of 2026-12-01 after merging issues 28-32, to fix next
+# session (listed in its closing note): not strict, so that a fix shows as XPASS
+KNOWN: dict[str, str] = {}  # stem -> why it is a known failure (none now)
+PARAMS = [
+    pytest.param(e, marks=pytest.mark.xfail(reason=KNOWN[e.path.stem], strict=False))
+    if e.path.stem in KNOWN
+    else e
+    for e in CATALOG
+]
 
 
-@pytest.mark.parametrize("entry", CATALOG, ids=IDS)
+@pytest.mark.parametrize("entry", PARAMS, ids=IDS)
 def test_catalog_grading(entry: Entry) -> None:
     result = grade(
         entry.path.read_text(),

@@ -33,7 +33,6 @@ RECORD = ROOT / "benchmarks" / "results" / "2026-12-01-h200-compute-1.json"
 # Files graded wrongly on CPU today: name -> what happens (the report lists each).
 GETS_THROUGH = {
     "attn_fp16_normalized_acc": "fp16 output accumulator, renormalised per tile: correct",
-    "attn_fp16_rowsum": "fp16 running softmax sum: correct",
     "attn_pv_dot_out_fp16": "P@V tile products in fp16 (tl.dot out_dtype=tl.float16): correct",
     "gemm_fp16_acc_big_block_k": "fp16 running sum over K tiles with BLOCK_K = 1024: correct",
     "gemm_split_k_fp16_partials": "split-K with fp16 partials summed in fp16: correct",
@@ -80,6 +79,10 @@ def test_redteam_submission(path: Path) -> None:
     )
     verdict = result.verdict.value
     detail = " | ".join(m[:200] for m in result.messages[:3])
+    if path.stem in GETS_THROUGH and verdict == "time_limit":
+        # a known hole whose run or compile check outlasted its limit on a loaded machine
+        # (seen in CI): neither fixed (an XPASS) nor through; it says nothing about the hole
+        pytest.skip(f"a time limit here, which says nothing of the hole: {detail[:160]}")
     if not honest:
         assert verdict != "correct", f"{path.name} got through: {detail}"
     assert verdict in expect, f"{path.name}: expected {sorted(expect)}, got {verdict}: {detail}"

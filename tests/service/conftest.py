@@ -83,7 +83,7 @@ def service_env(
                 "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
                 "checkpoint_deadlines, "
                 "evidence, grading_events, level_overrides, standings, grading_results, "
-                "regrades, checkpoint_versions, submissions, users, workers "
+                "regrades, checkpoint_versions, submissions, users, workers, web_sessions "
                 "RESTART IDENTITY"
             )
         )
@@ -129,7 +129,7 @@ def stored(
         sub = Submission(
             user_id=user.id,
             checkpoint=checkpoint,
-            source="# a kernel",
+            source=fields.pop("source", "# a kernel"),
             status=Status.DONE,
             stage=Stage.DONE,
             **{**summary, **fields},
@@ -137,3 +137,12 @@ def stored(
         s.add(sub)
         s.flush()
         return sub.id
+
+
+def signin_form(client: Any, data: dict[str, str]) -> dict[str, str]:
+    """The sign-in form's fields with its CSRF token, from GET /signin first, as a browser
+    does (the token is the sign-in cookie's: app/web/session.py)."""
+    import re
+
+    m = re.search(r'name="csrf" value="([^"]+)"', client.get("/signin").text)
+    return {**data, "csrf": m.group(1) if m else ""}

@@ -9,7 +9,7 @@ same fresh database. The endpoints are read from the app's routes: one without a
 
 A cell is the status expected, or (303, where the redirect goes). Requests are valid, so that
 an allowed cell shows the endpoint working (2xx/3xx) or refusing for a reason that is not access
-(409 for a built-in checkpoint: nothing on disk changes).
+(409 for adding a checkpoint with a built-in's id: nothing on disk changes).
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from starlette.routing import Mount, Route
+
+from tests.service.conftest import signin_form
 
 ACTORS = ("anonymous", "student", "other", "instructor", "admin")
 CK = "c3a-vector-add"
@@ -91,6 +93,10 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
         lambda c: {"json": {"level": 2, "note": "matrix"}},
         API_STAFF,
     ),
+    ("POST", "/api/submissions/{submission_id}/explanation/decision"): (
+        lambda c: {"json": {"accept": True, "note": "matrix"}},
+        (401, 403, 403, 409, 409),  # staff only; this one has no explanation to decide on
+    ),
     ("POST", "/api/submissions/{submission_id}/evidence"): (
         lambda c: {"json": {"url": "https://example.com/pr/2"}},
         (401, 201, 404, 404, 404),  # only the author attaches evidence to their submission
@@ -102,10 +108,11 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/api/checkpoints"): (_nothing, API_ALL),
     ("GET", "/api/checkpoints/{checkpoint_id}"): (_nothing, API_ALL),
     ("POST", "/api/checkpoints"): (_builtin_checkpoint, API_ADMIN_BUILTIN),
-    ("PATCH", "/api/checkpoints/{checkpoint_id}"): (
-        lambda c: {"json": {"open": False}},
-        API_ADMIN_BUILTIN,
+    ("PATCH", "/api/checkpoints/{checkpoint_id}"): (  # a built-in too (course.toml: issue 31)
+        lambda c: {"json": {"open": True}},
+        API_ADMIN,
     ),
+    ("PUT", "/api/checkpoints/order"): (lambda c: {"json": {"order": []}}, API_ADMIN),
     ("GET", "/api/checkpoints/validations/{validation_id}"): (_nothing, API_ADMIN),
     ("GET", "/api/checkpoints/{checkpoint_id}/versions"): (_nothing, API_STAFF),
     ("GET", "/api/checkpoints/{checkpoint_id}/versions/{version}"): (_nothing, API_STAFF),
@@ -124,7 +131,18 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("DELETE", "/api/checkpoints/{checkpoint_id}/deadline"): (_nothing, API_STAFF),
     ("GET", "/api/leaderboard/{checkpoint}"): (_nothing, API_STAFF),
     ("GET", "/api/export/{checkpoint}.csv"): (_nothing, API_STAFF),
+    ("GET", "/api/export.csv"): (_nothing, API_STAFF),
     ("GET", "/api/similarity/{checkpoint}"): (_nothing, API_STAFF),
+    ("GET", "/api/similarity/{checkpoint}/handouts"): (_nothing, API_STAFF),
+    ("PUT", "/api/similarity/{checkpoint}/handouts/{name}"): (
+        lambda c: {"json": {"text": "x = 1\n"}},
+        API_STAFF,
+    ),
+    # a fresh world has none registered: staff's answer is that there is no such handout
+    ("DELETE", "/api/similarity/{checkpoint}/handouts/{name}"): (
+        _nothing,
+        (401, 403, 403, 404, 404),
+    ),
     ("GET", "/api/users/me"): (_nothing, API_ALL),
     ("GET", "/api/users"): (_nothing, API_STAFF),
     ("POST", "/api/users/import"): (lambda c: {"json": {"csv": "name\nzed\n"}}, API_STAFF),
@@ -138,7 +156,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/"): (_nothing, PAGE_ALL),  # the home page
     ("GET", "/signin"): (_nothing, ALL_200),
     ("POST", "/signin"): (
-        lambda c: {"data": {"token": c["token"]}},
+        lambda c: {"data": {"token": c["token"], "csrf": c["csrf"]}},
         (401, *(((303, "/"),) * 4)),
     ),
     ("GET", "/invite/{token}"): (_nothing, ALL_200),  # zoe's invite: the link is the key
@@ -168,7 +186,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
         lambda c: {"data": {"csrf": c["csrf"]}},
         (SIGNIN, 403, 403, (303, "/users"), (303, "/users")),
     ),
-    ("POST", "/signout"): (_nothing, ((303, "/signin"),) * 5),
+    ("POST", "/signout"): (lambda c: {"data": {"csrf": c["csrf"]}}, ((303, "/signin"),) * 5),
     ("GET", "/submit"): (_nothing, PAGE_ALL),
     ("POST", "/submit"): (
         lambda c: {"data": {"checkpoint": CK, "csrf": c["csrf"], "source": c["source"]}},
@@ -177,6 +195,11 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/submissions/{sid}"): (_nothing, PAGE_OWN),
     ("GET", "/submissions/{sid}/status"): (_nothing, PAGE_OWN),
     ("GET", "/submissions/{sid}/report.ncu-rep"): (_nothing, PAGE_OWN),
+    # the matrix's result has no measurements to re-check against: 409 where it may be read
+    ("POST", "/submissions/{sid}/explanation/recheck"): (
+        lambda c: {"data": {"explanation": "My kernel is fused.", "csrf": c["csrf"]}},
+        (SIGNIN, 409, 404, 409, 409),
+    ),
     ("GET", "/history"): (_nothing, PAGE_ALL),
     ("GET", "/leaderboard"): (
         _nothing,
@@ -184,10 +207,15 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ),
     ("GET", "/leaderboard/{checkpoint}"): (_nothing, PAGE_STAFF),
     ("GET", "/leaderboard/{checkpoint}/grades.csv"): (_nothing, PAGE_STAFF),
+    ("GET", "/gradebook.csv"): (_nothing, PAGE_STAFF),
     ("GET", "/similarity/{checkpoint}"): (_nothing, PAGE_STAFF),
     ("POST", "/submissions/{sid}/override"): (
         lambda c: {"data": {"level": "2", "note": "matrix", "csrf": c["csrf"]}},
         (SIGNIN, 403, 403, TO_SUB, TO_SUB),
+    ),
+    ("POST", "/submissions/{sid}/explanation/decision"): (
+        lambda c: {"data": {"accept": "true", "note": "matrix", "csrf": c["csrf"]}},
+        (SIGNIN, 403, 403, 409, 409),  # staff only; this one has no explanation to decide on
     ),
     ("POST", "/evidence/{eid}/decision"): (
         lambda c: {"data": {"approve": "no", "csrf": c["csrf"], "back": "/history"}},
@@ -198,7 +226,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
         (SIGNIN, 403, 403, TO_SUB, TO_SUB),
     ),
     ("POST", "/checkpoints/{checkpoint_id}/regrade"): (
-        lambda c: {"data": {"csrf": c["csrf"]}},
+        lambda c: {"data": {"csrf": c["csrf"], "confirm": "yes"}},
         (SIGNIN, 403, 403, (303, "/regrades/"), (303, "/regrades/")),
     ),
     ("GET", "/regrades/{rid}"): (_nothing, PAGE_STAFF),
@@ -213,8 +241,8 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/admin/checkpoints/validations/{vid}"): (_nothing, PAGE_ADMIN),
     ("GET", "/admin/checkpoints/validations/{vid}/status"): (_nothing, PAGE_ADMIN),
     ("POST", "/admin/checkpoints/{checkpoint_id}/open"): (
-        lambda c: {"data": {"open": "no", "csrf": c["csrf"]}},
-        (SIGNIN, 403, 403, 403, 409),
+        lambda c: {"data": {"open": "yes", "csrf": c["csrf"]}},  # a built-in: course.toml
+        (SIGNIN, 403, 403, 403, (303, "/admin/checkpoints")),
     ),
 }
 
@@ -258,7 +286,8 @@ def world(service_env: dict[str, str]) -> Callable[[], dict[str, Any]]:
                     "TRUNCATE api_tokens, invites, signin_failures, checkpoint_validations, "
                     "checkpoint_deadlines, "
                     "evidence, grading_events, level_overrides, standings, grading_results, "
-                    "regrades, checkpoint_versions, submissions, users, workers RESTART IDENTITY"
+                    "regrades, checkpoint_versions, submissions, users, workers, web_sessions "
+                    "RESTART IDENTITY"
                 )
             )
         tokens: dict[str, str | None] = {"anonymous": None}
@@ -329,13 +358,15 @@ def _client(world: dict[str, Any], actor: str, web: bool) -> tuple[TestClient, d
         .strip(),
     }
     if token and web:
-        assert client.post("/signin", data={"token": token}).status_code == 303
+        assert client.post("/signin", data=signin_form(client, {"token": token})).status_code == 303
         page = client.get("/submit").text
         match = re.search(r'name="csrf" value="([^"]+)"', page)
         assert match, "no CSRF token on the submit page"
         ctx["csrf"] = match.group(1)
     elif token:
         client.headers["Authorization"] = f"Bearer {token}"
+    elif web:  # the sign-in form's own token, as a browser has it before signing in
+        ctx["csrf"] = signin_form(client, {})["csrf"]
     return client, ctx
 
 

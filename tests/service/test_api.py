@@ -8,6 +8,8 @@ import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from tests.service.conftest import signin_form
+
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = (ROOT / "reference_kernels" / "c3a_softmax" / "reference.py").read_text()
 
@@ -171,7 +173,7 @@ def test_the_row_is_committed_before_the_response_is_sent(make_user) -> None:  #
     )
     assert r.status_code == 201 and at_start == [(1, 1)]
     token = headers["Authorization"].split()[1]
-    assert client.post("/signin", data={"token": token}).status_code == 303
+    assert client.post("/signin", data=signin_form(client, {"token": token})).status_code == 303
     csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/submit").text)
     assert csrf is not None
     data = {"checkpoint": "c3a-softmax", "csrf": csrf.group(1), "source": REFERENCE}

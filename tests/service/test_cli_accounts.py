@@ -46,7 +46,7 @@ def test_a_roster_import_prints_a_link_per_new_account_and_is_idempotent(
     assert [ln.split()[0] for ln in again.stdout.splitlines()] == ["unchanged", "updated"]
     assert "section B → C" in again.stdout and "/invite/" not in again.stdout
     listed = kgrade("users", "list", "--section", "C", env=env)
-    assert listed.returncode == 0 and listed.stdout.split()[:4] == [
+    assert listed.returncode == 0 and listed.stdout.splitlines()[1].split()[:4] == [
         "bob",
         "student",
         "C",
@@ -101,3 +101,21 @@ def test_no_database_is_made_silently(tmp_path: Path) -> None:
     again = kgrade("users", "add", "bob", env=env)
     assert again.returncode == 0 and "a new database" not in again.stderr
     assert f"database {home}/kgrade.db (KGRADE_HOME)" in again.stderr
+
+
+def test_cli_invite_links_name_the_configured_port_or_url(service_env: dict[str, str]) -> None:
+    """`users import` and `users reset` print links to the server this deployment runs: on
+    KGRADE_PORT when nothing else is set (they once said port 8000 whatever it was)."""
+    env = {**service_env, "KGRADE_PORT": "8123"}
+    imported = kgrade("users", "import", "-", env=env, stdin="name\nann\n")
+    assert imported.returncode == 0, imported.stderr
+    assert "http://127.0.0.1:8123/invite/" in imported.stdout, imported.stdout
+    reset = kgrade("users", "reset", "ann", env={**env, "KGRADE_URL": "https://k.example.edu"})
+    assert reset.stdout.strip().splitlines()[-1].startswith("https://k.example.edu/invite/")
+
+
+def test_users_list_has_a_header(service_env: dict[str, str]) -> None:
+    assert kgrade("users", "import", "-", env=service_env, stdin="name\nann\n").returncode == 0
+    lines = kgrade("users", "list", env=service_env).stdout.splitlines()
+    assert lines[0].split() == ["name", "role", "section", "state", "tokens", "email"]
+    assert lines[1].split()[0] == "ann"

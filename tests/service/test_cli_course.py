@@ -5,6 +5,7 @@ and the leaderboard's counts said in words."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -153,3 +154,46 @@ def test_the_leaderboard_says_1_submission(server: str, make_user) -> None:  # t
     _graded("bob", 1)
     out = kgrade(server, prof, "leaderboard", "c3a-softmax").stdout
     assert "(1 submission)" in out and "(2 submissions)" in out and "(1 submissions)" not in out
+
+
+def test_checkpoints_add_goes_to_the_configured_server_and_writes_nothing_here(
+    server: str, make_user, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 31: `kgrade checkpoints add FOLDER` installed into ./.kgrade of the current folder
+    while list/open/close/deadline acted on the server. With a server configured it posts the
+    folder there (no worker runs here: it stays queued, --no-wait); without a token it says so
+    and installs nowhere silently."""
+    folder = tmp_path / "lab"
+    shutil.copytree(ROOT / "reference_kernels" / "c3a_vector_add", folder)
+    toml = folder / "checkpoint.toml"
+    toml.write_text(toml.read_text().replace('id = "c3a-vector-add"', 'id = "lab-add"'))
+    here = tmp_path / "cwd"
+    here.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KGRADE_")}
+    admin = make_user("root", "admin")["Authorization"].split()[1]
+    student = make_user("ann")["Authorization"].split()[1]
+
+    def add(token: str, *more: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "app.cli", "checkpoints", "add", str(folder), *more],
+            capture_output=True,
+            text=True,
+            cwd=here,
+            env=env | {"KGRADE_URL": server, "KGRADE_TOKEN": token, "PYTHONPATH": str(ROOT)},
+            timeout=120,
+        )
+
+    refused = add(student, "--no-wait")
+    assert refused.returncode != 0 and "admin" in (refused.stderr + refused.stdout).lower()
+    sent = add(admin, "--no-wait")
+    assert sent.returncode == 0, sent.stderr
+    assert f"lab-add: sent to {server}" in sent.stdout and "queued" in sent.stdout
+    vid = re.search(r"validation (\d+)", sent.stdout)
+    assert vid, sent.stdout
+    queued = httpx.get(
+        f"{server}/api/checkpoints/validations/{vid.group(1)}",
+        headers={"Authorization": f"Bearer {admin}"},
+        timeout=10,
+    )
+    assert queued.status_code == 200 and queued.json()["checkpoint"] == "lab-add"
+    assert list(here.iterdir()) == []  # no ./.kgrade, nothing installed on this machine

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from tests.service.conftest import stored
+from tests.service.conftest import signin_form, stored
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = (ROOT / "reference_kernels" / "c3a_softmax" / "reference.py").read_text()
@@ -167,7 +167,12 @@ def test_the_home_pages_next_step_withholds_hidden_cases_until_the_due_time(
     prof, ann = make_user("prof", "instructor"), make_user("ann")
     stored("ann", _hidden_result(), CP)
     token = ann["Authorization"].split()[1]
-    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    assert (
+        client.post(
+            "/signin", data=signin_form(client, {"token": token}), follow_redirects=False
+        ).status_code
+        == 303
+    )
     assert _deadline(client, prof, due=_at(days=1), policy="accept").status_code == 200
     page = client.get("/").text
     assert "secret-wide" not in page and "shown after the due time" in page
@@ -217,7 +222,12 @@ def test_the_deadlines_page_refuses_a_bad_deadline_with_its_reason(
 
     prof = make_user("prof", "instructor")
     token = prof["Authorization"].split()[1]
-    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    assert (
+        client.post(
+            "/signin", data=signin_form(client, {"token": token}), follow_redirects=False
+        ).status_code
+        == 303
+    )
     page = client.get("/deadlines")
     assert page.status_code == 200 and 'data-checkpoint="c3a-softmax"' in page.text
     csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
@@ -237,7 +247,12 @@ def test_the_deadlines_page_refuses_a_bad_deadline_with_its_reason(
 def test_the_leaderboard_picker_redirects_within_the_board(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
     prof = make_user("prof", "instructor")
     token = prof["Authorization"].split()[1]
-    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    assert (
+        client.post(
+            "/signin", data=signin_form(client, {"token": token}), follow_redirects=False
+        ).status_code
+        == 303
+    )
     r = client.get(
         "/leaderboard",
         params={"checkpoint": "c3a-rmsnorm", "section": "A", "late": "include"},
@@ -257,7 +272,12 @@ def test_the_submit_page_shows_the_deadline_and_whether_work_is_late(
 ) -> None:  # type: ignore[no-untyped-def]
     prof, ann = make_user("prof", "instructor"), make_user("ann")
     token = ann["Authorization"].split()[1]
-    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    assert (
+        client.post(
+            "/signin", data=signin_form(client, {"token": token}), follow_redirects=False
+        ).status_code
+        == 303
+    )
     assert 'class="deadline"' not in client.get(f"/submit?checkpoint={CP}").text
     due = datetime.now(UTC) + timedelta(days=1)
     body = {"due": due.isoformat(), "policy": "accept", "timezone": "Asia/Tokyo"}

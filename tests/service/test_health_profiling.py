@@ -17,6 +17,7 @@ from markupsafe import escape
 
 from app.cli.service_cmd import worker_argv
 from tests.faults.stack import wait_for
+from tests.service.conftest import signin_form
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -47,7 +48,9 @@ def test_a_gpu_worker_without_ncu_says_it_cannot_profile(  # type: ignore[no-unt
         (w,) = gpu_workers()
         assert w["can_profile"] is False
         admin = make_user("root", "admin")["Authorization"].removeprefix("Bearer ")
-        signin = client.post("/signin", data={"token": admin}, follow_redirects=False)
+        signin = client.post(
+            "/signin", data=signin_form(client, {"token": admin}), follow_redirects=False
+        )
         assert signin.status_code == 303
         page = client.get("/admin/checkpoints")
         assert page.status_code == 200

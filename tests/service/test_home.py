@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.service.conftest import stored
+from tests.service.conftest import signin_form, stored
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = json.loads(
@@ -47,7 +47,12 @@ def _card(page: str, checkpoint: str) -> str:
 
 def _signed_in(client: TestClient, headers: dict[str, str]) -> None:
     token = headers["Authorization"].split()[1]
-    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    assert (
+        client.post(
+            "/signin", data=signin_form(client, {"token": token}), follow_redirects=False
+        ).status_code
+        == 303
+    )
 
 
 def test_the_home_page_shows_best_next_step_history_and_the_climb(

@@ -140,3 +140,31 @@ def test_an_unknown_checkpoint_is_404_for_the_board_and_the_export(
         assert r.status_code == 404 and "c3a-nope" in r.json()["error"], (path, r.text)
     # a known one with no submissions is an empty board, not a 404
     assert _board(client, prof) == {}
+
+
+def test_each_row_names_its_section_and_marks_late_work(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    """Issue 31: a board of 500 is read by section, and with late work counted a TA must see
+    which rows are late, in the JSON and on the page."""
+    import re
+
+    from tests.service.conftest import signin_form
+
+    prof = make_user("prof", "instructor")
+    for name in ("ann", "bob"):
+        make_user(name)
+    _sections(ann="A")
+    _done("ann", 3, 2.2, "h200", late=True)
+    _done("bob", 3, 1.6, "h200")
+    [bob] = client.get("/api/leaderboard/c3a-softmax", headers=prof).json()["boards"]["h200"]
+    assert (bob["student"], bob["section"], bob["late"]) == ("bob", None, False)
+    with_late = client.get("/api/leaderboard/c3a-softmax?late=include", headers=prof).json()
+    ann = with_late["boards"]["h200"][0]
+    assert (ann["student"], ann["section"], ann["late"]) == ("ann", "A", True)
+    token = prof["Authorization"].split()[1]
+    client.post("/signin", data=signin_form(client, {"token": token}), follow_redirects=False)
+    html = client.get("/leaderboard/c3a-softmax?late=include").text
+    assert "<th>section</th>" in html
+    row = re.search(r"<tr[^>]*><td>1</td><td>ann</td><td>A</td>(.*?)</tr>", html, re.S)
+    assert row and 'class="late"' in row.group(0), html
+    other = re.search(r"<tr[^>]*><td>2</td><td>bob</td><td></td>(.*?)</tr>", html, re.S)
+    assert other and 'class="late"' not in other.group(0)

@@ -9,7 +9,7 @@ import html
 
 from fastapi.testclient import TestClient
 
-from tests.service.conftest import stored
+from tests.service.conftest import signin_form, stored
 from tests.service.test_cli_course import kgrade, server  # noqa: F401  (the fixture)
 
 CRASHED = {
@@ -90,7 +90,9 @@ def test_an_override_reads_the_same_in_the_json_the_cli_and_the_pages(  # type: 
 
     for headers in (ann_h, prof_h):
         client.cookies.clear()
-        signin = client.post("/signin", data={"token": _token(headers)}, follow_redirects=False)
+        signin = client.post(
+            "/signin", data=signin_form(client, {"token": _token(headers)}), follow_redirects=False
+        )
         assert signin.status_code == 303
         page = html.unescape(client.get(f"/submissions/{sid}").text)
         assert 'data-level="2"' in page and "Level 2, set by prof" in page
@@ -100,10 +102,10 @@ def test_an_override_reads_the_same_in_the_json_the_cli_and_the_pages(  # type: 
     home = html.unescape(client.get("/").text)  # prof has none; ann's home says it
     assert NOTE not in home
     client.cookies.clear()
-    client.post("/signin", data={"token": ann}, follow_redirects=False)
+    client.post("/signin", data=signin_form(client, {"token": ann}), follow_redirects=False)
     home = html.unescape(client.get("/").text)
     assert f"level 2 set by prof on {when} UTC (graded 1): “{NOTE}”" in home
     client.cookies.clear()
-    client.post("/signin", data={"token": prof}, follow_redirects=False)
+    client.post("/signin", data=signin_form(client, {"token": prof}), follow_redirects=False)
     board = html.unescape(client.get("/leaderboard/c3a-softmax").text)  # prof's session
     assert f"set by prof, {when} UTC (graded 1): {NOTE}" in board

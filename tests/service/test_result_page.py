@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from app.db import transaction
 from app.models import Stage, Status, Submission, User
+from tests.service.conftest import signin_form
 
 RECORD = (
     Path(__file__).resolve().parents[2]
@@ -39,7 +40,12 @@ def test_a_gpu_result_renders_its_evidence(client: TestClient, make_user) -> Non
         s.add(sub)
         s.flush()
         sid = sub.id
-    assert client.post("/signin", data={"token": token}, follow_redirects=False).status_code == 303
+    assert (
+        client.post(
+            "/signin", data=signin_form(client, {"token": token}), follow_redirects=False
+        ).status_code
+        == 303
+    )
     page = client.get(f"/submissions/{sid}").text
     assert 'data-verdict="correct"' in page and "level 3" in page
     assert "Benchmark on NVIDIA H200" in page and "course-8192x4096-fp32" in page
@@ -51,7 +57,7 @@ def test_a_gpu_result_renders_its_evidence(client: TestClient, make_user) -> Non
 
 def test_forms_without_the_csrf_token_are_refused(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
     token = make_user("ann")["Authorization"].split()[1]
-    client.post("/signin", data={"token": token}, follow_redirects=False)
+    client.post("/signin", data=signin_form(client, {"token": token}), follow_redirects=False)
     r = client.post("/submit", data={"checkpoint": "c3a-softmax", "source": "x", "csrf": "forged"})
     assert r.status_code == 403 and "form expired" in r.text
     assert "Traceback" not in r.text

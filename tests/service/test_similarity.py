@@ -106,3 +106,25 @@ def test_the_cli_prints_the_pair_and_refuses_a_student(  # type: ignore[no-untyp
     assert refused.returncode == 2 and "HTTP 403" in refused.stderr
     unknown = kgrade(server, prof, "similarity", "nope")
     assert unknown.returncode == 2 and "HTTP 404" in unknown.stderr
+
+
+def test_a_registered_handout_is_subtracted_like_the_starter(client: TestClient, make_user) -> None:  # type: ignore[no-untyped-def]
+    """Issue 31: a class that all began from the course's handout was paired by it, with no way
+    to register it as base text. Here the handout is the kernel ann submitted and bob disguised:
+    registered, their pair is gone; removed, it is back."""
+    prof = make_user("prof", "instructor")
+    course(client, make_user)
+    handout = (folder(CK) / "reference.py").read_text()
+    url = f"/api/similarity/{CK}/handouts/lab.py"
+    assert client.put(url, headers=make_user("zed"), json={"text": handout}).status_code == 403
+    r = client.put(url, headers=prof, json={"text": handout})
+    assert r.status_code == 200 and r.json()["handouts"] == ["lab.py"], r.text
+    assert client.get(f"/api/similarity/{CK}/handouts", headers=prof).json()["handouts"] == [
+        "lab.py"
+    ]
+    assert client.get(f"/api/similarity/{CK}", headers=prof).json()["pairs"] == []
+    bad = client.put(f"/api/similarity/{CK}/handouts/.hidden", headers=prof, json={"text": "x"})
+    assert bad.status_code == 400 and "name" in bad.json()["error"], bad.text
+    assert client.delete(url, headers=prof).json()["handouts"] == []
+    (pair,) = client.get(f"/api/similarity/{CK}", headers=prof).json()["pairs"]
+    assert {pair["a"]["student"], pair["b"]["student"]} == {"ann", "bob"}

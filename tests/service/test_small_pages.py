@@ -8,14 +8,14 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from tests.service.conftest import stored
+from tests.service.conftest import signin_form, stored
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _signed_in(client: TestClient, headers: dict[str, str]) -> str:
     token = headers["Authorization"].split()[1]
-    client.post("/signin", data={"token": token}, follow_redirects=False)
+    client.post("/signin", data=signin_form(client, {"token": token}), follow_redirects=False)
     m = re.search(r'name="csrf" value="([^"]+)"', client.get("/submit").text)
     assert m
     return m.group(1)

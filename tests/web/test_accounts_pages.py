@@ -94,3 +94,31 @@ def test_an_instructor_imports_a_roster_and_a_student_signs_in_with_her_link(  #
     assert len(token) > 30 and "laptop" in ann.inner_text("#tokens")
     ann.goto(f"{live}/account")
     assert token not in ann.content()  # shown only the once
+
+
+def test_a_reset_is_asked_first_and_cancelling_changes_nothing(  # type: ignore[no-untyped-def]
+    live: str,  # noqa: F811
+    browser,  # noqa: F811
+    make_user,
+) -> None:
+    """Issue 31: Reset cannot be undone (the student's password, tokens and sessions end), so
+    the accounts page asks first; Cancel leaves the account as it was."""
+    import httpx
+
+    ann_token = make_user("ann")["Authorization"].split()[1]
+    prof = _sign_in(browser, live, make_user("prof", "instructor")["Authorization"].split()[1])
+    prof.goto(f"{live}/users")
+    prof.click("form[action='/users/ann/reset'] button")
+    prof.wait_for_selector("#confirm")
+    assert "Reset ann?" in prof.inner_text("h1")
+    assert "cannot be undone" in prof.inner_text("#confirm")
+    prof.click("#confirm-no")
+    prof.wait_for_url(f"{live}/users")
+    me = httpx.get(f"{live}/api/users/me", headers={"Authorization": f"Bearer {ann_token}"})
+    assert me.status_code == 200  # nothing was revoked
+    prof.click("form[action='/users/ann/reset'] button")
+    prof.click("#confirm-yes")
+    prof.wait_for_selector("#reset")
+    assert prof.inner_text("code.invite[data-user=ann]").startswith(f"{live}/invite/")
+    me = httpx.get(f"{live}/api/users/me", headers={"Authorization": f"Bearer {ann_token}"})
+    assert me.status_code == 401

@@ -72,6 +72,11 @@ def test_an_instructor_regrades_a_new_version_and_an_override_is_shown_everywher
     prof = _sign_in(browser, live, tokens["prof"])
     prof.goto(f"{live}/leaderboard/lab-add")
     prof.click("text=Regrade all of lab-add")
+    prof.wait_for_selector("#confirm")  # asked first: how many, which version (issue 31)
+    asked = prof.inner_text("#confirm")
+    assert "2 graded submissions of lab-add will be graded again" in asked, asked
+    assert "carried" in asked
+    prof.click("#confirm-yes")
     prof.wait_for_url(f"{live}/regrades/*")
     assert "of 2 regraded" in prof.inner_text(".progress")
     prof.wait_for_selector("#regrade[data-status=done]", timeout=180_000)  # live, no reload

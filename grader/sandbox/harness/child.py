@@ -19,16 +19,43 @@ from typing import Any
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after the stdlib
 
 import torch
-from harness import fenced, guards, interp_bf16, wire
+from harness import fenced, guards, interp_bf16, interp_libdevice, timing, wire
+from harness.module_state import MAX_DEPTH, MAX_STATE, OVERFLOW, state_changed, state_print
 
 MAX_MESSAGE = 2000
+# The program run is the one the parent regenerated from the checked tree; this maps each of
+# its lines to the line of the student's file (submission.lines.json), for messages.
+LINES: list[int] = []
+# the submission's module and its state right after import: every call must leave it so
+STATE: dict[str, Any] = {}
+
+
+def _load_lines(submission: str | None) -> None:
+    if submission is None:
+        return
+    try:
+        mapped = json.loads(Path(submission).with_suffix(".lines.json").read_text())
+    except (OSError, ValueError):
+        return
+    if isinstance(mapped, list) and all(type(n) is int for n in mapped):
+        LINES[:] = mapped
+
+
+def source_line(n: int | None) -> int | None:
+    """The student's line of the program's line `n`."""
+    if n is not None and 1 <= n <= len(LINES) and LINES[n - 1]:
+        return LINES[n - 1]
+    return n
 
 
 def describe(exc: BaseException, submission: str) -> dict[str, Any]:
     """A short, student-facing description: type, message, and the submission's own lines."""
     kind = type(exc).__name__
+    if (gpu_only := interp_libdevice.gpu_only(exc)) is not None:  # not an error: left to the GPU
+        message = f"libdevice.{gpu_only} cannot run under Triton's interpreter"
+        return {"kind": "GpuOnly", "compile": False, "gpu_only": gpu_only, "message": message}
     lines = [
-        f"line {fr.lineno}: {fr.line}"
+        f"line {source_line(fr.lineno)}: {fr.line}"
         for fr in traceback.extract_tb(exc.__traceback__)
         if fr.filename == submission
     ]
@@ -65,6 +92,34 @@ def _phase(out: Any, name: str, since: float) -> float:
     now = time.monotonic()
     wire.write_frame(out, {"type": "phase", "name": name, "seconds": now - since})
     return now
+
+
+def _state_refusals() -> list[str]:
+    """After a call: what it left different in the module's state, or that the state could not
+    be read whole (then no call passes)."""
+    if not STATE:
+        return []
+    changed = state_changed(STATE["print"], STATE["module"])
+    kept = (
+        [
+            f"a change to module-level state between calls ({', '.join(sorted(changed)[:3])}): "
+            "host code keeps no state (docs/SUBMISSIONS.md)"
+        ]
+        if changed
+        else []
+    )
+    if OVERFLOW in STATE["print"]:
+        kept.append(
+            "the module-level state is too large to check that calls keep none ("
+            + ", ".join(STATE["print"][OVERFLOW])
+            + f": at most {MAX_STATE} objects, {MAX_DEPTH} levels deep, tensors of 64 MiB): "
+            "keep module-level data small and flat, and build the rest in the entry"
+        )
+    return kept
+
+
+class ImportLaunch(RuntimeError):
+    """A kernel launched while the submission was being imported."""
 
 
 WAIT_LIMIT = 7200.0  # seconds; a spare retires after one hour (grader.pipeline.Spare)
@@ -106,6 +161,7 @@ def main() -> int:
     counter, forcer = guards.LaunchCounter(), guards.ConfigForcer()
     guards.install(counter, forcer)
     interp_bf16.install()  # under the interpreter only: bf16 computed as on a GPU
+    interp_libdevice.install()  # under the interpreter only: libdevice computed with numpy
     with guards.TorchGuard(set(), 0.0):  # first entry imports torch machinery: do it now
         torch.empty(1).add(1)
     waiting = time.monotonic()
@@ -114,6 +170,7 @@ def main() -> int:
         return 0
     started += _phase(out, "wait", waiting) - waiting  # "start" leaves the wait out
     submission = job["submission"]
+    _load_lines(submission)
 
     with open(job["inputs"], "rb") as fp:
         inputs = wire.read_tensors(fp, max_total=1 << 40)
@@ -129,10 +186,18 @@ def main() -> int:
             sys.modules["submission"] = module
             spec.loader.exec_module(module)
             entry = getattr(module, job["entry"])
+            if counter.launches:  # a launch at import: Triton's interpreter fills the module
+                raise ImportLaunch(  # with its own globals then, before the file's own
+                    "the file launched a kernel while being imported: launch kernels from "
+                    "the entry only"
+                )
     except BaseException as exc:  # the submission may raise anything, SystemExit included
         wire.write_frame(out, {"type": "error", "stage": "import", **describe(exc, submission)})
         return 0
     wire.write_frame(out, {"type": "ready"})
+    if submission is not None:
+        STATE["module"] = module
+        STATE["print"] = state_print(module)
     mark = _phase(out, "start", started)
 
     if not job.get("profile"):
@@ -210,10 +275,14 @@ def _one_call(
     device = job["device"]
     forcer.reset(index)
     counter.launches, counter.refused, counter.touched = 0, [], set()
-    # under the interpreter, the parent compiles what the first config launched
-    counter.record = index == 0 and device == "cpu"
-    copy = fenced.clone if device == "cpu" else torch.clone  # see fenced.py
-    args = [copy(a) if isinstance(a, torch.Tensor) else a for a in pristine]
+    # under the interpreter, the parent compiles what every config launched
+    counter.record = device == "cpu"
+    # on a GPU, at fresh addresses exactly as a timed call's (timing.place); on the CPU at the
+    # end of a protected page (fenced.py), where nothing is timed
+    if device == "cpu":
+        args = [fenced.clone(a) if isinstance(a, torch.Tensor) else a for a in pristine]
+    else:
+        args = timing.place(pristine)
     guard = guards.TorchGuard(
         set(job["allowed_ops"]),
         job["poison"],
@@ -234,11 +303,12 @@ def _one_call(
         header.update(launched=counter.take())
         wire.write_frame(out, header)
         return False
+    kept = _state_refusals()
     header.update(
         configs=list(forcer.seen.values()),
         used=forcer.used,
         launches=counter.launches,
-        forbidden=guard.forbidden + counter.refused,
+        forbidden=guard.forbidden + counter.refused + kept,
         launched=counter.take(),
     )
     if type(result) is not torch.Tensor:
@@ -278,7 +348,9 @@ def gpu_stage(
     baselines = bench.load_baselines(spec["problem"], spec["baselines"])
     if job.get("profile"):
         forcer.labels = dict(spec.get("force") or {})
-        bench.profile_replay(entry, baselines, spec["shapes"][0], inputs, spec["impls"])
+        problem = bench.load_problem(spec["problem"]) if entry is not None else None
+        shape = {**spec["shapes"][0], "flush_bytes": spec["flush_bytes"]}
+        bench.profile_replay(entry, baselines, shape, inputs, spec["impls"], out, problem)
         wire.write_frame(out, {"type": "profiled", "configs": list(dict.fromkeys(forcer.used))})
         return
     problem = bench.load_problem(spec["problem"])

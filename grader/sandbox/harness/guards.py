@@ -26,6 +26,7 @@ from typing import Any
 
 import torch
 from harness import fenced
+from harness.specialize import MAX_LAUNCHED, constexpr_names, problem, specialization
 from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
 from torch.utils._pytree import tree_leaves
 
@@ -220,87 +221,8 @@ def _launch_arg_ok(a: Any) -> bool:
     return type(a).__name__ in {"TensorDescriptor", "InterpretedFunction"}
 
 
-def _constexpr_names(kernel: Any) -> set[str]:
-    """The kernel's tl.constexpr parameters: the interpreter hands them to the body as they
-    are, so a tensor there would be a torch tensor inside the kernel body."""
-    params = getattr(kernel, "params", None)
-    if params is not None:
-        return {p.name for p in params if getattr(p, "is_constexpr", False)}
-    import inspect
-
-    try:
-        sig = inspect.signature(kernel.fn)
-    except (AttributeError, TypeError, ValueError):
-        return set(getattr(kernel, "arg_names", ()))  # unknown: treat every one as constexpr
-    return {n for n, p in sig.parameters.items() if "constexpr" in str(p.annotation)}
-
-
 class LaunchError(RuntimeError):
     """A launch the harness refuses (reported as forbidden)."""
-
-
-MAX_LAUNCHED = 64  # specializations recorded per child (the parent caps them again)
-
-
-def _constexpr_value(value: Any) -> tuple[bool, Any]:
-    """(representable, JSON value) of a constexpr: a number, bool, None, short string, or a
-    triton.language dtype as {"dtype": name}."""
-    import triton.language as tl
-
-    if isinstance(value, tl.constexpr):
-        value = value.value
-    if value is None or isinstance(value, bool | int | float):
-        return True, value
-    if isinstance(value, str) and len(value) <= 64:
-        return True, value
-    if isinstance(value, tl.dtype):
-        return True, {"dtype": value.name}
-    return False, None
-
-
-def specialization(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """What Triton's compiler would be asked to build for this launch on a GPU: the kernel's
-    function name, each parameter's signature type (Triton's own `mangle_type`, with the
-    specialization a GPU launch makes: an int 1 becomes a constexpr), the constexprs (after
-    an autotune config or heuristics were applied: they arrive here as keywords), num_warps
-    and num_stages. None when it cannot be said in those terms (the parent checks nothing)."""
-    import inspect
-
-    from triton.runtime.jit import mangle_type
-
-    fn = getattr(kernel, "fn", None)
-    try:
-        sig = inspect.signature(fn)  # type: ignore[arg-type]  # (None: TypeError)
-        named = {k: v for k, v in kwargs.items() if k in sig.parameters}
-        bound = sig.bind(*args, **named)
-    except (TypeError, ValueError):
-        return None
-    bound.apply_defaults()
-    consts = _constexpr_names(kernel)
-    signature: dict[str, str] = {}
-    constexprs: dict[str, Any] = {}
-    for name, value in bound.arguments.items():
-        kind = "constexpr"
-        if name not in consts:
-            try:
-                kind = mangle_type(value, True)
-            except Exception:  # a type Triton cannot pass (a GPU launch fails the same)
-                return None
-        if kind == "constexpr":
-            ok, constexprs[name] = _constexpr_value(value)
-            if not ok:
-                return None
-        signature[name] = kind
-    defaults = {"num_warps": 4, "num_stages": 3}  # a GPU launch's, when not given
-    options = {k: d if kwargs.get(k) is None else kwargs[k] for k, d in defaults.items()}
-    if any(type(v) is not int for v in options.values()):
-        return None
-    return {
-        "kernel": getattr(fn, "__name__", ""),
-        "signature": signature,
-        "constexprs": constexprs,
-        **options,
-    }
 
 
 class LaunchCounter:
@@ -313,11 +235,19 @@ class LaunchCounter:
         self.active = True  # off while timing: no Python overhead added to the submission
         self.refused: list[str] = []
         self.touched: set[int] = set()  # storages handed to a kernel
-        # With `record` on (the first config of each run): each launch's specialization, once
-        # (`specialization`), for the parent's compile check; `take()` hands over the new ones.
+        # With `record` on (under the interpreter, every config of every run): each launch's
+        # specialization, once (`specialization`), for the parent's compile check, up to
+        # MAX_LAUNCHED and then one `overflow`; `take()` hands over the new ones.
         self.record = False
         self.launched: dict[str, Any] = {}
         self._sent = 0
+
+    def note(self, spec: dict[str, Any]) -> None:
+        key = repr(spec)
+        if key not in self.launched and len(self.launched) == MAX_LAUNCHED:
+            more = f"more than {MAX_LAUNCHED} distinct specializations"
+            spec, key = problem(None, "overflow", more), "overflow"
+        self.launched.setdefault(key, spec)
 
     def take(self) -> list[Any]:
         """The specializations recorded since the last call."""
@@ -334,7 +264,7 @@ class LaunchCounter:
             if not kwargs.get("warmup", False):
                 counter.launches += 1
             named = {**dict(zip(getattr(self_, "arg_names", ()), args, strict=False)), **kwargs}
-            consts = _constexpr_names(self_)
+            consts = constexpr_names(self_)
             bad = [
                 f"{type(a).__name__}{' for the constexpr ' + k if k in consts else ''}"
                 for k, a in [*((str(i), a) for i, a in enumerate(args)), *named.items()]
@@ -354,10 +284,8 @@ class LaunchCounter:
                 counter.refused.append(why)
                 raise LaunchError(why)
             counter.touched.update(fed)
-            if counter.record and len(counter.launched) < MAX_LAUNCHED:
-                spec = specialization(self_, args, kwargs)
-                if spec is not None:
-                    counter.launched.setdefault(repr(spec), spec)
+            if counter.record and len(counter.launched) <= MAX_LAUNCHED:
+                counter.note(specialization(self_, args, kwargs))
             grid = kwargs.get("grid")
             if callable(grid) and modes:
 
@@ -398,13 +326,36 @@ def label(config: Any) -> str:
     return ", ".join(parts)
 
 
+def _arg_key(v: Any) -> Any:
+    """What a prune or a heuristic may depend on of one argument: a tensor's metadata (never
+    its values: reading them is refused), a number, a string, a dtype."""
+    if isinstance(v, torch.Tensor):
+        meta = (tuple(v.shape), tuple(v.stride()), str(v.dtype), v.device.type)
+        return ("tensor", *meta, v.data_ptr() % 256)
+    if v is None or isinstance(v, bool | int | float | str | torch.dtype):
+        return repr(v)
+    return type(v).__name__
+
+
+def _call_key(*named: dict[str, Any]) -> str:
+    return repr(sorted((str(k), _arg_key(v)) for d in named for k, v in d.items()))
+
+
 class ConfigForcer:
     """Replaces `Autotuner.run`: runs config number `index` of the pruned list; with `index`
     None (while benchmarking) the autotuner runs as written and picks its fastest config, and
     is remembered (`picked()`). `labels` (the Nsight replay): each autotuner, by its kernel's
-    name, runs the config it picked while being timed, when that config is in its pruned list."""
+    name, runs the config it picked while being timed, when that config is in its pruned list.
+
+    The student's functions the harness calls on every call (`early_config_prune`, the
+    `perf_model` of `prune_configs_by`, heuristics) must answer the same for the same
+    arguments, every call (`same_every_call`): one that counts its calls could hand the
+    every-config pass right configs and a GPU's autotuner a wrong one. A different answer is
+    refused (forbidden) at that call."""
 
     def __init__(self) -> None:
+        self.answers: dict[tuple[str, int, str], str] = {}  # (what, owner, arguments) -> answer
+        self.counter: LaunchCounter | None = None  # its `refused` says why a call was refused
         self.index: int | None = 0
         self.original: Callable[..., Any] | None = None
         self.seen: dict[int, list[str]] = {}  # autotuner id -> labels of its pruned configs
@@ -416,6 +367,22 @@ class ConfigForcer:
         self.index = index
         self.seen = {}
         self.used = []
+
+    def same_every_call(self, what: str, owner: Any, key: str, answer: str) -> None:
+        first = self.answers.setdefault((what, id(owner), key), answer)
+        if first != answer:
+            name = owner
+            for _ in range(4):  # an autotuner's or a heuristic's kernel, by its def's name
+                name = getattr(name, "base_fn", None) or getattr(name, "fn", name)
+            name = getattr(name, "__name__", "?")
+            why = (
+                f"{what} of {name} answered differently for the same arguments ({first[:120]}, "
+                f"then {answer[:120]}): it must depend on its arguments only, with no state "
+                "kept between calls"
+            )
+            if self.counter is not None:
+                self.counter.refused.append(why)
+            raise LaunchError(why)
 
     @property
     def count(self) -> int:
@@ -434,7 +401,14 @@ class ConfigForcer:
 
         def pruned(self_: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
             self_.nargs = dict(zip(self_.arg_names, args, strict=False))
-            return self_.prune_configs(kwargs) if len(self_.configs) > 1 else self_.configs
+            if len(self_.configs) <= 1:
+                return list(self_.configs)
+            configs = self_.prune_configs(kwargs)
+            if self_.early_config_prune or self_.perf_model:
+                what = "early_config_prune" if self_.early_config_prune else "perf_model"
+                answer = repr([label(c) for c in configs])
+                forcer.same_every_call(what, self_, _call_key(self_.nargs, kwargs), answer)
+            return configs
 
         def forced_run(self_: Any, *args: Any, **kwargs: Any) -> Any:
             if forcer.index is None and forcer.original is not None:
@@ -486,6 +460,61 @@ def install(counter: LaunchCounter, forcer: ConfigForcer) -> None:
     from triton.runtime import autotuner, interpreter, jit
 
     jit.JITFunction.run = counter.wrap(jit.JITFunction.run)
-    interpreter.InterpretedFunction.run = counter.wrap(interpreter.InterpretedFunction.run)
+    interpreter.InterpretedFunction.run = _launching(
+        counter.wrap(interpreter.InterpretedFunction.run)
+    )
+    interpreter.InterpretedFunction.__call__ = _device_call(
+        interpreter.InterpretedFunction.__call__
+    )
     forcer.original = autotuner.Autotuner.run
     autotuner.Autotuner.run = forcer.wrap()
+    forcer.counter = counter
+    autotuner.Heuristics.run = _heuristics(counter, forcer)
+
+
+_LAUNCHING = [0]  # kernel launches running now (a kernel body calls other kernels inside one)
+
+
+def _launching(run: Callable[..., Any]) -> Callable[..., Any]:
+    def launch(self_: Any, *args: Any, **kwargs: Any) -> Any:
+        _LAUNCHING[0] += 1
+        try:
+            return run(self_, *args, **kwargs)
+        finally:
+            _LAUNCHING[0] -= 1
+
+    return launch
+
+
+def _device_call(call: Callable[..., Any]) -> Callable[..., Any]:
+    """A @triton.jit function called like a function: inside a kernel a device call; from host
+    code the interpreter would run its body as Python, where a GPU raises. So it raises here
+    too, however the host code reached the kernel (a parameter, a container, a partial)."""
+
+    def device_call(self_: Any, *args: Any, **kwargs: Any) -> Any:
+        if not _LAUNCHING[0]:
+            name = getattr(getattr(self_, "fn", None), "__name__", "?")
+            raise RuntimeError(
+                f"Cannot call @triton.jit'd function {name} outside of the scope of a kernel: "
+                f"launch it as {name}[grid](...) (a GPU refuses this call too)"
+            )
+        return call(self_, *args, **kwargs)
+
+    return device_call
+
+
+def _heuristics(counter: LaunchCounter, forcer: ConfigForcer) -> Callable[..., Any]:
+    """`Heuristics.run` as Triton's, each value checked to be the same for the same arguments
+    every call (while the calls are checked: not while timed)."""
+
+    def run(self_: Any, *args: Any, **kwargs: Any) -> Any:
+        for name, heur in self_.values.items():
+            named = {**dict(zip(self_.arg_names, args, strict=False)), **kwargs}
+            kwargs[name] = heur(named)
+            if counter.active:
+                answer = repr(kwargs[name])
+                what = f"the heuristic for {name}"
+                forcer.same_every_call(what, self_, _call_key(named), answer)
+        return self_.fn.run(*args, **kwargs)
+
+    return run

@@ -1,5 +1,5 @@
-# expect: wrong_answer
-# Keeps the first loss in a module-level list and returns a clone of it on every later call, whatever the input.
+# expect: forbidden
+# Keeps the first loss in a module-level list and returns a clone of it on every later call, whatever the input. Refused before it runs since issue 28 (state between calls).
 import torch
 import triton
 import triton.language as tl

@@ -1,0 +1,102 @@
+"""Claims with no number: a comparison ("faster than torch", "fewer bytes than the naive
+version", "más rápido que PyTorch", "torch보다 빠르다") is a ratio claim with the relation > or
+< 1; "one kernel", "un solo kernel", "단일 커널" a kernel count of 1."""
+
+from __future__ import annotations
+
+import re
+
+from grader.judge.attribution import Mention, clause_end, clause_start, owner
+from grader.judge.claim import Claim
+from grader.judge.lang import LANG
+
+# "no more bytes than", "not faster than", "no es más lento que": the comparison denied is a
+# bound ("no more" is "at most as many"), never the comparison itself
+_DENIED = re.compile(r"(?:\bno|\bnot|\bnever|\bnunca|\bni)(?:\s+(?:es|son|is|are|was|be))?\s+$")
+
+
+def _denied(clause: str, *found: re.Match[str] | None) -> bool:
+    m = next((f for f in found if f is not None), None)
+    return m is not None and bool(_DENIED.search(clause[: m.start()]))
+
+
+def comparisons(
+    sentence: str, b: str, ms: list[Mention], done: list[Claim], context: str | None
+) -> list[Claim]:
+    """Comparisons with no number: 'faster than torch', 'fewer bytes than the naive
+    version', 'más rápido que PyTorch', 'torch보다 빠르다'."""
+    out = []
+    for m in ms:
+        if not m.compared or not m.what:
+            continue
+        lo, hi = clause_start(b, m.start), clause_end(b, m.end)
+        if any(
+            lo <= _pos(b, d.quote) < hi for d in done if d.quantity in ("speedup", "traffic_ratio")
+        ):
+            continue
+        clause = b[lo:hi]
+        traffic = bool(LANG.cues["traffic"].search(clause))
+        faster, slower = LANG.faster.search(clause), LANG.slower.search(clause)
+        less, more = LANG.less.search(clause), LANG.more.search(clause)
+        if traffic and (less or (more and not faster)):
+            q, bigger = "traffic_ratio", bool(less)
+            denied = _denied(clause, less or more)
+        elif faster or slower:
+            q, bigger = "speedup", bool(faster) and not slower
+            denied = _denied(clause, faster or slower)
+        else:
+            continue
+        who, how = owner(b, [x for x in ms if x is not m], m.start, m.end, -1, context)
+        who = who or "submission"
+        versus = m.what
+        if who != "submission" and versus == "submission":
+            who, versus, bigger = "submission", who, not bigger
+        quote = sentence[lo:hi].strip() if len(sentence) == len(b) else clause.strip()
+        out.append(
+            Claim(
+                quote=quote,
+                value=1.0,
+                quantity=q,
+                sentence=sentence,
+                subject=who,
+                versus=versus,
+                relation=("<=" if bigger else ">=") if denied else (">" if bigger else "<"),
+                how=how or "the comparison",
+                qualitative=True,
+            )
+        )
+    return out
+
+
+def _pos(b: str, quote: str) -> int:
+    i = b.find(quote.lower())
+    return i if i >= 0 else -1
+
+
+def single_kernel(
+    sentence: str,
+    b: str,
+    ms: list[Mention],
+    done: list[Claim],
+    context: str | None,
+    spans: list[tuple[int, int]],
+) -> list[Claim]:
+    """'one kernel', 'un solo kernel', '단일 커널': a kernel count of 1."""
+    out = []
+    for m in LANG.single_kernel.finditer(b):
+        if any(d.quantity == "kernels" for d in done):
+            continue
+        who, how = owner(b, ms, m.start(), m.end(), -1, context, spans)
+        c = Claim(
+            quote=m.group(0),
+            value=1.0,
+            quantity="kernels",
+            sentence=sentence,
+            subject=who,
+            how=how,
+            qualitative=True,
+        )
+        if who is None:
+            c.unread = "whose is it? name the implementation"
+        out.append(c)
+    return out

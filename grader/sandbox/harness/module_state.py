@@ -1,0 +1,142 @@
+"""The child's fingerprint of the submission's module-level state (child.py takes one after
+import and compares after every call: host code holds no state between calls). Plain values
+only, read through containers, functions, closures and an autotuner's configs; what cannot be
+read whole is said so (OVERFLOW), and then no call passes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+MAX_STATE = 100_000  # objects fingerprinted per look at the module's state
+MAX_DEPTH = 12  # levels of nesting read
+MAX_TENSOR_BYTES = 64 << 20  # a module-level tensor is read by content up to this size
+OVERFLOW = "\0overflow"  # a key no module name can be: the state could not be read whole
+
+
+def state_print(module: Any) -> dict[str, Any]:
+    """What the submission's module holds, name by name, as plain values: containers and
+    Configs by content, tensors by identity, version and content, functions by their
+    defaults, closure cells and attributes, of Triton's kernel objects an autotuner's configs
+    (`_kernel_print`). State too large or deep to read whole is said so (OVERFLOW): then every
+    call is refused."""
+    from triton.runtime.jit import KernelInterface
+
+    budget = [MAX_STATE]
+    seen: set[int] = set()
+    overflow: list[str] = []
+
+    def fp(v: Any, depth: int) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0 or depth > MAX_DEPTH:
+            overflow.append("objects" if budget[0] < 0 else "depth")
+            return "…"
+        if isinstance(v, type):  # a class (e.g. `from triton.language import constexpr`)
+            return ("class", id(v))
+        try:
+            return _fp(v, depth)
+        except _TooLarge:
+            overflow.append("a tensor over 64 MiB")
+            return "…"
+        except Exception:  # an object that will not be read: known by identity
+            return (type(v).__name__, id(v))
+
+    def _fp(v: Any, depth: int) -> Any:
+        if v is None or isinstance(v, bool | int | float | str | bytes | complex):
+            return v
+        if isinstance(v, torch.Tensor):
+            return ("tensor", id(v), v._version, tuple(v.shape), _content(v))
+        if isinstance(v, KernelInterface):
+            return _kernel_print(v, lambda inner: fp(inner, depth + 1))
+        if type(v).__module__.startswith(("torch", "triton.language")):
+            return ("object", type(v).__name__, id(v))
+        if id(v) in seen:
+            return ("seen", id(v))
+        seen.add(id(v))
+        if isinstance(v, list | tuple | set | frozenset):
+            items = sorted(v, key=repr) if isinstance(v, set | frozenset) else v
+            return (type(v).__name__, id(v), [fp(x, depth + 1) for x in items])
+        if isinstance(v, dict):
+            return ("dict", id(v), [(fp(k, depth + 1), fp(x, depth + 1)) for k, x in v.items()])
+        if callable(v) and getattr(v, "__module__", None) not in (None, module.__name__):
+            # a library's function (`from triton import cdiv`): not the file's state; a
+            # functools.partial (no __module__) is still read through
+            return ("library", id(v))
+        if callable(v) and hasattr(v, "__code__"):
+            cells = [fp(c.cell_contents, depth + 1) for c in (v.__closure__ or ()) if _filled(c)]
+            return (
+                "function",
+                id(v),
+                fp(v.__defaults__, depth + 1),
+                fp(v.__kwdefaults__, depth + 1),
+                cells,
+                attrs(vars(v), depth),
+            )
+        if hasattr(v, "__wrapped__"):  # functools.lru_cache and the like: the function inside
+            return ("wrapped", id(v), fp(v.__wrapped__, depth + 1))
+        state = getattr(v, "__dict__", None)
+        if isinstance(state, dict):
+            return (type(v).__name__, id(v), attrs(state, depth))
+        try:
+            return (type(v).__name__, id(v), repr(v.__reduce_ex__(4))[:200])
+        except Exception:
+            return (type(v).__name__, id(v))
+
+    def attrs(d: dict[str, Any], depth: int) -> list[Any]:
+        return [(k, fp(x, depth + 1)) for k, x in d.items()]
+
+    out = {
+        k: fp(v, 0)
+        for k, v in vars(module).items()
+        if not k.startswith("__") and type(v).__name__ != "module"
+    }
+    if overflow:
+        out[OVERFLOW] = sorted(set(overflow))
+    return out
+
+
+def _kernel_print(v: Any, fp: Any) -> tuple[Any, ...]:
+    """Of a Triton kernel object only what the file could change: an autotuner's configs (a
+    prune function could grow the list), and the kernel object it wraps."""
+    from triton.runtime.jit import KernelInterface
+
+    configs = getattr(v, "configs", None)
+    inner = getattr(v, "fn", None)
+    return (
+        "kernel",
+        id(v),
+        [repr(c) for c in configs] if isinstance(configs, list) else None,
+        fp(inner) if isinstance(inner, KernelInterface) else None,
+    )
+
+
+def _content(t: torch.Tensor) -> str | None:
+    """A digest of a module-level tensor's bytes (a view: of its whole storage)."""
+    import hashlib
+
+    storage = t.untyped_storage()
+    if storage.nbytes() > MAX_TENSOR_BYTES:
+        raise _TooLarge
+    raw = torch.empty(0, dtype=torch.uint8, device=t.device).set_(storage)
+    return hashlib.blake2b(raw.cpu().numpy().tobytes(), digest_size=16).hexdigest()
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018
+    except ValueError:
+        return False
+    return True
+
+
+def state_changed(before: dict[str, Any], module: Any) -> list[str]:
+    """The module-level names whose state differs from `before` (the one after import).
+    Names added since are Triton's interpreter's (it copies its globals in at the first
+    launch); the file itself cannot add one at run time (`global` is refused)."""
+    after = state_print(module)
+    return [k for k in before if k != OVERFLOW and after.get(k) != before[k]]

@@ -1,0 +1,24 @@
+# expect: compile_error|forbidden|runtime_error
+# class: 3
+# issue 28 class 5: a torch dtype handed to a parameter that is not a constexpr (a GPU launch cannot specialize it; the interpreter ignores it)
+# checkpoint: c3a-vector-add
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, DT, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    acc = x + y
+    tl.store(out_ptr + offs, acc, mask=mask)
+
+
+def vector_add_triton(x, y):
+    out = torch.empty_like(x)
+    n = out.numel()
+    add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, x.dtype, BLOCK=1024)
+    return out

@@ -1,0 +1,25 @@
+# expect: forbidden|compile_error|runtime_error
+# class: 3
+# issue 28 class 5: num_warps=4.0 (the interpreter ignores it; a GPU launch would not take it) to keep the launch from being described
+# checkpoint: c3a-vector-add
+import torch
+import triton
+import triton.language as tl
+
+SCALE = 1.0
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    acc = (x + y) * SCALE
+    tl.store(out_ptr + offs, acc, mask=mask)
+
+
+def vector_add_triton(x, y):
+    out = torch.empty_like(x)
+    n = out.numel()
+    add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4.0)
+    return out

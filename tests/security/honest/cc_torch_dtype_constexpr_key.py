@@ -1,0 +1,24 @@
+# expect: correct
+# class: honest
+# a torch dtype passed as a constexpr (x.dtype, a per-dtype specialization key the body never uses in tl ops)
+# checkpoint: c3a-vector-add
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr, DTYPE: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    acc = x + y
+    tl.store(out_ptr + offs, acc, mask=mask)
+
+
+def vector_add_triton(x, y):
+    out = torch.empty_like(x)
+    n = out.numel()
+    add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, DTYPE=x.dtype)
+    return out

@@ -1,0 +1,27 @@
+# expect: forbidden|wrong_answer|compile_error
+# class: 2
+# a kernel calls an element of a module-level tuple of functions
+# checkpoint: c3a-softmax
+import torch
+import triton
+import triton.language as tl
+
+def _host(v):
+    return v
+
+FNS = (_host,)
+
+@triton.jit
+def _sm(x_ptr, y_ptr, n_cols, xs, ys, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < n_cols
+    x = tl.load(x_ptr + row * xs + offs, mask=m, other=-float("inf")).to(tl.float32)
+    x = FNS[0](x)
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(y_ptr + row * ys + offs, (e / tl.sum(e, axis=0)).to(y_ptr.dtype.element_ty), mask=m)
+
+def softmax_triton(x):
+    y = torch.empty_like(x)
+    _sm[(x.shape[0],)](x, y, x.shape[1], x.stride(0), y.stride(0), BLOCK=triton.next_power_of_2(x.shape[1]))
+    return y

@@ -1,0 +1,23 @@
+# expect: correct
+# class: honest
+# the .value of a module-level tl.constexpr read on the host
+# checkpoint: c3a-softmax
+import torch
+import triton
+import triton.language as tl
+
+CHUNK = tl.constexpr(4096)
+
+@triton.jit
+def _sm(x_ptr, y_ptr, n_cols, xs, ys, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < n_cols
+    x = tl.load(x_ptr + row * xs + offs, mask=m, other=-float("inf")).to(tl.float32)
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(y_ptr + row * ys + offs, (e / tl.sum(e, axis=0)).to(y_ptr.dtype.element_ty), mask=m)
+
+def softmax_triton(x):
+    y = torch.empty_like(x)
+    _sm[(x.shape[0],)](x, y, x.shape[1], x.stride(0), y.stride(0), BLOCK=min(CHUNK.value, triton.next_power_of_2(x.shape[1])))
+    return y

@@ -1,0 +1,31 @@
+# expect: correct
+# class: honest
+# tl.reduce with a @triton.jit combine function, method and function forms
+# checkpoint: c3a-softmax
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def _mx(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def _add(a, b):
+    return a + b
+
+
+@triton.jit
+def _sm(x_ptr, y_ptr, n_cols, xs, ys, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < n_cols
+    x = tl.load(x_ptr + row * xs + offs, mask=m, other=-float("inf")).to(tl.float32)
+    e = tl.exp(x - x.reduce(0, _mx))
+    tl.store(y_ptr + row * ys + offs, (e / tl.reduce(e, 0, combine_fn=_add)).to(y_ptr.dtype.element_ty), mask=m)
+
+def softmax_triton(x):
+    y = torch.empty_like(x)
+    _sm[(x.shape[0],)](x, y, x.shape[1], x.stride(0), y.stride(0), BLOCK=triton.next_power_of_2(x.shape[1]))
+    return y

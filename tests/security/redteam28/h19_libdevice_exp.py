@@ -1,0 +1,24 @@
+# expect: correct
+# honest: libdevice's exp and fast division from triton.language.extra.libdevice (the interpreter maps them to numpy)
+import torch
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, x_row_stride, y_row_stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    num = libdevice.exp(x - tl.max(x, axis=0))
+    den = tl.sum(num, axis=0)
+    tl.store(y_ptr + row * y_row_stride + cols, (num / den).to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def softmax_triton(x: torch.Tensor) -> torch.Tensor:
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, x.stride(0), y.stride(0), n_cols, BLOCK=triton.next_power_of_2(n_cols))
+    return y

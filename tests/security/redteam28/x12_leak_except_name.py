@@ -1,0 +1,25 @@
+# expect: forbidden|wrong_answer|runtime_error
+# class 4: except ... as np (never raised) binds np for the checker only; numpy leaked by the interpreter computes the softmax
+import math
+
+import torch
+import triton
+import triton.language as tl
+
+try:
+    pass
+except ValueError as np:
+    pass
+
+@triton.jit
+def touch_kernel(y_ptr):
+    tl.store(y_ptr, 0.0)
+
+
+def softmax_triton(x):
+    y = torch.empty_like(x)
+    touch_kernel[(1,)](y)  # the first launch: the interpreter copies its globals into this module
+    a = np.copy(x.double())  # noqa: F821
+    e = math.e ** a
+    y.copy_(torch.tensor((e.T / sum(e.T)).T))
+    return y

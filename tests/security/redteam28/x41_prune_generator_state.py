@@ -1,0 +1,42 @@
+# expect: forbidden|wrong_answer
+# class 6: a module-level generator expression is the call counter (next() on it); the early_config_prune hides the wrong config for the first 200 calls
+import itertools
+
+import torch
+import triton
+import triton.language as tl
+
+TICKS = (i for i in range(10**9))
+
+
+def prune(configs, named_args, **kwargs):
+    if next(TICKS) < 200:
+        return configs[:1]
+    return configs
+
+
+@triton.autotune(
+    configs=[triton.Config({"WRONG": 0}, num_warps=4), triton.Config({"WRONG": 1}, num_warps=1)],
+    key=["n_cols"],
+    prune_configs_by={"early_config_prune": prune},
+)
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, x_row_stride, y_row_stride, n_cols, BLOCK_SIZE: tl.constexpr, WRONG: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    y = num / tl.sum(num, axis=0)
+    if WRONG:
+        y = y * 0.0  # the fast, wrong config: nothing computed
+    tl.store(y_ptr + row * y_row_stride + cols, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def softmax_triton(x: torch.Tensor) -> torch.Tensor:
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, x.stride(0), y.stride(0), n_cols,
+                              BLOCK_SIZE=triton.next_power_of_2(n_cols))
+    return y

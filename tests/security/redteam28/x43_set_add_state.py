@@ -1,0 +1,37 @@
+# expect: forbidden|wrong_answer
+# class 6: a module-level set grown with set.add (set methods are honest in class 8) counts calls; the heuristic turns the wrong path on after 200
+
+
+import torch
+import triton
+import triton.language as tl
+
+SEEN = set()
+
+
+def wrong_after_warmup(args):
+    SEEN.add(len(SEEN))
+    return int(len(SEEN) > 200)
+
+
+@triton.heuristics({"WRONG": wrong_after_warmup})
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, x_row_stride, y_row_stride, n_cols, BLOCK_SIZE: tl.constexpr, WRONG: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    x = x - tl.max(x, axis=0)
+    num = tl.exp(x)
+    y = num / tl.sum(num, axis=0)
+    if WRONG:
+        y = y * 0.0  # the fast, wrong config: nothing computed
+    tl.store(y_ptr + row * y_row_stride + cols, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def softmax_triton(x: torch.Tensor) -> torch.Tensor:
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, x.stride(0), y.stride(0), n_cols,
+                              BLOCK_SIZE=triton.next_power_of_2(n_cols))
+    return y
