@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from grader import authoring
 from grader.authoring import AuthoringError, CheckpointError
+from grader.judge import syntax
 from grader.models import CaseSpec, CheckpointDef
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "reference_kernels"
@@ -152,7 +153,7 @@ def _defines(source: str) -> set[str]:
     """The names problem.py binds at its top level (a def, an assignment, an import), read
     from its syntax tree: it is never imported here."""
     names: set[str] = set()
-    for node in ast.parse(source).body:
+    for node in syntax.parse(source).body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):

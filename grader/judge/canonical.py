@@ -18,6 +18,8 @@ import ast
 import copy
 from dataclasses import dataclass
 
+from grader.judge import syntax
+
 INDENT = "    "
 # str.splitlines() breaks at these; the tokenizer breaks only at \n (and \r, escaped by unparse)
 _SPLITTERS = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
@@ -159,7 +161,7 @@ def regenerate(body: list[ast.stmt]) -> Program:
     if any(c in _SPLITTERS for c in text):
         raise Unregenerable("the file holds a line separator the program cannot carry")
     try:
-        again = ast.parse(text, filename="submission.py")
+        again = syntax.parse(text, filename="submission.py")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise Unregenerable(f"the regenerated program does not parse ({exc})") from exc
     if ast.dump(again) != ast.dump(ast.Module(body=body, type_ignores=[])):

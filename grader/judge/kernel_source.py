@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from grader.judge import allowlist as al
+from grader.judge import syntax
 from grader.judge.defines import Defines
 from grader.text import untrusted
 
@@ -117,7 +118,7 @@ def _line_map(fn: ast.FunctionDef, text: str, first: int) -> dict[int, tuple[int
     """The unparsed kernel's lines (the kernel starts at line `first` of the module) -> the
     program's line and statement: the two trees walked side by side."""
     out: dict[int, tuple[int, str]] = {}
-    again = ast.parse(text).body[0]
+    again = syntax.parse(text).body[0]
     for old, new in zip(ast.walk(fn), ast.walk(again), strict=False):
         if type(old) is not type(new):
             break  # (never seen: unparse gives the same tree back)
@@ -179,7 +180,7 @@ def _one_binding(
 def restricted_module(runnable: str) -> Restricted:
     """The module the compile process imports. Raises CannotCut."""
     try:
-        tree = ast.parse(runnable)
+        tree = syntax.parse(runnable)
         checker = Defines(tree, tree.body)
         return _build(tree, checker)
     except RecursionError as exc:

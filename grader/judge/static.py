@@ -31,6 +31,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from grader.judge import syntax
 from grader.judge.canonical import Program, Unregenerable, regenerate, strip_docstrings
 from grader.judge.checker import Checker
 from grader.judge.defines import bound_by
@@ -100,7 +101,7 @@ def capped(messages: list[str], limit: int = MAX_REFUSALS) -> list[str]:
 
 def _parse(source: str, report: StaticReport) -> ast.Module | None:
     try:
-        return ast.parse(source, filename="submission.py")
+        return syntax.parse(source, filename="submission.py")
     except SyntaxError as exc:
         msg = str(exc.msg)[:200]
         report.syntax_error = f"SyntaxError: {msg} (line {exc.lineno}, column {exc.offset})"
