@@ -75,7 +75,10 @@ def test_redteam_submission(path: Path) -> None:
     result = grade(
         path.read_text(),
         checkpoints.get(checkpoint),
-        GradeOptions(device="cpu", limits=Limits(wall_seconds=60)),
+        # 150 s, not the service's 60: the honest attention files take 20-32 s alone here, and
+        # twice that beside the rest of the suite on two cores (CI, stop 36); the verdict is
+        # what this test checks, not how fast the interpreter runs on a loaded machine
+        GradeOptions(device="cpu", limits=Limits(wall_seconds=150)),
     )
     verdict = result.verdict.value
     detail = " | ".join(m[:200] for m in result.messages[:3])
