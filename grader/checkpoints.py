@@ -21,9 +21,8 @@ from typing import Protocol
 import torch
 from pydantic import ValidationError
 
-from grader import authoring
+from grader import authoring, syntax
 from grader.authoring import AuthoringError, CheckpointError
-from grader.judge import syntax
 from grader.models import CaseSpec, CheckpointDef
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "reference_kernels"

@@ -18,7 +18,7 @@ import ast
 import copy
 from dataclasses import dataclass
 
-from grader.judge import syntax
+from grader import syntax
 
 INDENT = "    "
 # str.splitlines() breaks at these; the tokenizer breaks only at \n (and \r, escaped by unparse)

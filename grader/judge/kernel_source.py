@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from grader import syntax
 from grader.judge import allowlist as al
-from grader.judge import syntax
 from grader.judge.defines import Defines
 from grader.text import untrusted
 

@@ -31,7 +31,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from grader.judge import syntax
+from grader import syntax
 from grader.judge.canonical import Program, Unregenerable, regenerate, strip_docstrings
 from grader.judge.checker import Checker
 from grader.judge.defines import bound_by

@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from grader.judge import syntax
+from grader import syntax
 
 SOURCE = (Path(__file__).parents[2] / "grader" / "judge" / "static.py").read_text()
 
