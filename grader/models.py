@@ -324,7 +324,8 @@ class GradeResult(BaseModel):
 
 
 class Ratio(BaseModel):
-    """A speedup (baseline time / submission time): median of paired ratios, 95 % CI."""
+    """A speedup (baseline time / submission time): median of paired ratios (over input families:
+    the geometric mean of the families' medians), 95 % CI."""
 
     median: float
     low: float
