@@ -67,7 +67,7 @@ def korean(result: GradeResult) -> str:
     naive = fact(result, "traffic", "naive", "read + written")
     ratio = fact(result, "traffic_ratio", "submission", versus="naive")
     speed = fact(result, "speedup", "submission", versus="torch")
-    times = lambda t: t.replace("×", "배")  # noqa: E731
+    times = lambda t: t.replace("×", "배")
     return (
         "소프트맥스는 메모리 바운드 연산입니다: 바이트당 약 1 FLOP으로 리지 포인트보다 훨씬 "
         "낮아서 실행 시간은 바이트를 옮기는 시간입니다. 제 커널은 융합 커널입니다: 각 입력을 "
