@@ -17,7 +17,7 @@ from grader.sandbox import job
 GRADER = Path(grader.__file__).resolve().parent
 PACKAGES = {"plan", "sandbox", "judge", "gpu"}
 # the shared base (types, checkpoint loading, safe text, cache files, options) and the top
-BASE = {"__init__", "models", "checkpoints", "authoring", "cachefile", "text", "options"}
+BASE = {"__init__", "models", "checkpoints", "authoring", "cachefile", "text", "syntax", "options"}
 TOP = {"pipeline", "validation"}
 
 
