@@ -37,6 +37,13 @@ GETS_THROUGH = {
     "gemm_fp16_acc_big_block_k": "fp16 running sum over K tiles with BLOCK_K = 1024: correct",
     "gemm_split_k_fp16_partials": "split-K with fp16 partials summed in fp16: correct",
 }
+# Each file is graded with one fixed seed, so that its verdict is reproducible. A file whose
+# error sits near the tolerance is caught on some draws of the inputs and not others: in CI
+# (stop 37) gemm_fp16_acc_block_k256 got `correct` and attn_pv_dot_out_fp16 was caught, on
+# fresh seeds. Their rates over eight seeds are in
+# benchmarks/results/2026-12-02-cpu-redteam-seed-sweep.txt (block_k256 caught 7 of 8,
+# attn_fp16_normalized_acc caught 1 of 8); `benchmarks/redteam_seed_sweep.py` measures them.
+SEED = 0
 # Wrong only on shapes the interpreter does not run; the GPU stage's cases are the check.
 GPU_ONLY = {
     "attn_causal_only_small": "causal honoured only on the public interpreter shapes",
@@ -78,7 +85,7 @@ def test_redteam_submission(path: Path) -> None:
         # 150 s, not the service's 60: the honest attention files take 20-32 s alone here, and
         # twice that beside the rest of the suite on two cores (CI, stop 36); the verdict is
         # what this test checks, not how fast the interpreter runs on a loaded machine
-        GradeOptions(device="cpu", limits=Limits(wall_seconds=150)),
+        GradeOptions(device="cpu", seed=SEED, limits=Limits(wall_seconds=150)),
     )
     verdict = result.verdict.value
     detail = " | ".join(m[:200] for m in result.messages[:3])
