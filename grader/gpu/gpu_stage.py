@@ -16,6 +16,7 @@ from grader import cachefile
 from grader.checkpoints import Checkpoint
 from grader.gpu import benchmark, calibrate, compiled, gpus, nsight, roofline
 from grader.judge import explanation, facts
+from grader.judge import rubric as rubric_words
 from grader.judge.collect import Collected, Collector
 from grader.models import BenchmarkResult, GradeResult, KernelMetrics, ProfileResult, Verdict
 from grader.options import GradeOptions
@@ -197,11 +198,7 @@ def speedup_reasons(bench: BenchmarkResult, checkpoint: Checkpoint) -> list[str]
     if gm is None:
         return [f"No speedup over the '{rubric.baseline}' baseline was measured."]
     if gm.low <= rubric.min_speedup_lower_bound:
-        return [
-            f"Not shown to beat '{rubric.baseline}': speedup {gm.median:.2f}× (95 % CI "
-            f"{gm.low:.2f}–{gm.high:.2f}×, geometric mean over {len(bench.shapes)} shapes); "
-            f"level 3 needs the lower bound above {rubric.min_speedup_lower_bound:g}."
-        ]
+        return [rubric_words.not_shown(rubric, gm, len(bench.shapes))]
     return []
 
 

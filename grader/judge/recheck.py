@@ -57,10 +57,7 @@ def other_reasons(result: GradeResult, spec: RubricSpec) -> list[str] | None:
         if gm is None:
             out.append(f"No speedup over the '{spec.baseline}' baseline was measured.")
         elif gm.low <= spec.min_speedup_lower_bound:
-            out.append(
-                f"Not shown to beat '{spec.baseline}': speedup {gm.median:.2f}× (95 % CI "
-                f"{gm.low:.2f}–{gm.high:.2f}×)."
-            )
+            out.append(rubric.not_shown(spec, gm, len(bench.shapes)))
     if result.profile is None or result.citable is None:
         out.append("No Nsight Compute evidence in this grading: level 3 needs its evidence.")
     return out

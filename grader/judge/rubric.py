@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from grader.checkpoints import Checkpoint
-from grader.models import GradeResult, Verdict
+from grader.models import GradeResult, Ratio, RubricSpec, Verdict
 
 LEVEL0 = {
     Verdict.COMPILE_ERROR,
@@ -58,6 +58,29 @@ def headline(result: GradeResult, device: str) -> str:
     return f"Level {result.level} ({result.verdict.value}): {_WHY[result.verdict]}."
 
 
+def win_text(spec: RubricSpec) -> str:
+    """What level 3's speedup test asks, in the rubric's own bound: "faster than" where the
+    bound is 1 or more, "as fast as" where it is below (vector add's 0.95: torch's add already
+    runs at DRAM bandwidth)."""
+    bound = spec.min_speedup_lower_bound
+    how = "faster than" if bound >= 1 else "as fast as"
+    return (
+        f"{how} the '{spec.baseline}' baseline (the lower bound of the speedup's 95 % "
+        f"interval above {bound:g})"
+    )
+
+
+def not_shown(spec: RubricSpec, gm: Ratio, shapes: int = 0) -> str:
+    """Why a measured speedup does not meet level 3's test (`win_text`)."""
+    goal = "beat" if spec.min_speedup_lower_bound >= 1 else "match"
+    over = f", geometric mean over {shapes} shapes" if shapes else ""
+    return (
+        f"Not shown to {goal} '{spec.baseline}': speedup {gm.median:.2f}× (95 % CI "
+        f"{gm.low:.2f}–{gm.high:.2f}×{over}); level 3 needs the lower bound above "
+        f"{spec.min_speedup_lower_bound:g}."
+    )
+
+
 def cpu_ceiling_message(checkpoint: Checkpoint) -> str:
     baseline = checkpoint.definition.rubric.baseline
     if checkpoint.definition.rubric.level3 == "explained_gap":
@@ -69,9 +92,8 @@ def cpu_ceiling_message(checkpoint: Checkpoint) -> str:
         )
     return (
         "Not benchmarked: no GPU here, so level 2 is the most a CPU grading gives. Level 3 "
-        f"needs a GPU grading that shows a speedup over the '{baseline}' baseline (lower bound "
-        "of its 95 % confidence interval above 1), Nsight metrics, and an explanation backed "
-        "by them."
+        f"needs a GPU grading that shows the kernel {win_text(checkpoint.definition.rubric)}, "
+        "Nsight metrics, and an explanation backed by them."
     )
 
 
@@ -84,8 +106,8 @@ def level3_message(checkpoint: Checkpoint) -> str:
             "(a merged kernel PR or a GPU MODE leaderboard entry)."
         )
     return (
-        f"Level 3: correct, faster than the '{checkpoint.definition.rubric.baseline}' baseline "
-        "with the lower bound of the 95 % interval above 1, Nsight evidence collected, and an "
-        "explanation the measurements back. Level 4 comes from an instructor's approval of a "
-        "contribution (a merged kernel PR or a GPU MODE leaderboard entry)."
+        f"Level 3: correct, {win_text(checkpoint.definition.rubric)}, Nsight evidence "
+        "collected, and an explanation the measurements back. Level 4 comes from an "
+        "instructor's approval of a contribution (a merged kernel PR or a GPU MODE leaderboard "
+        "entry)."
     )
