@@ -12,10 +12,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.checkpoints import registry
-from app.core.errors import Conflict, Invalid
-from app.core.limits import MAX_NOTE
+from app.core.errors import Conflict
 from app.models import LevelOverride, Status, Submission, User
 from app.settings import get_settings
+from app.submissions import decisions
 from grader import GradeResult, checkpoints
 from grader import explanation_recheck as recheck
 
@@ -45,10 +45,7 @@ def decide(
 ) -> tuple[LevelOverride, list[str]]:
     """Record the word on the current result; the level in force becomes the one it gives
     (a level 4 stays where the explanation is accepted and level 3 still stands)."""
-    if not note.strip():
-        raise Invalid("a decision on an explanation needs a note saying why")
-    if len(note) > MAX_NOTE:
-        raise Invalid(f"a decision's note is at most {MAX_NOTE} characters")
+    note = decisions.checked_note(note, "a decision on an explanation")
     if sub.status != Status.DONE:
         raise Conflict("only a graded submission's explanation can be decided on")
     if not (sub.explanation or "").strip():
@@ -57,16 +54,4 @@ def decide(
     level, reasons = level_with(sub.checkpoint, sub.result, word)
     if accept and level == 3 and sub.level == 4:
         level = 4  # approved evidence builds on a level 3 that still stands
-    row = LevelOverride(
-        submission_id=sub.id,
-        instructor_id=instructor.id,
-        old_level=sub.level,
-        new_level=level,
-        note=note.strip(),
-        result_id=sub.result_id,
-        explanation=word,
-    )
-    sub.level = level
-    session.add(row)
-    session.flush()
-    return row, reasons
+    return decisions.recorded(session, sub, instructor, level, note, explanation=word), reasons

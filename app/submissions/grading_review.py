@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from app.core.errors import Conflict, Invalid, NotFound
 from app.core.limits import MAX_NOTE, MAX_URL
 from app.models import Evidence, EvidenceStatus, LevelOverride, Status, Submission, User, now
-from app.submissions import repository, results
+from app.submissions import decisions, repository, results
 
 
 @dataclass(frozen=True)
@@ -27,10 +27,7 @@ def override(
 ) -> LevelOverride:
     if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 4:
         raise Invalid(f"a level is 0 to 4, not {level!r}")
-    if not note.strip():
-        raise Invalid("an override needs a note saying why")
-    if len(note) > MAX_NOTE:
-        raise Invalid(f"an override's note is at most {MAX_NOTE} characters")
+    note = decisions.checked_note(note, "an override")
     if sub.status != Status.DONE:
         raise Conflict("only a graded submission's level can be changed")
     graded = results.graded_level(session, sub)
@@ -39,18 +36,7 @@ def override(
             f"level 4 builds on level 3: this result was graded level {graded}; "
             "level 4 is given only on top of a level-3 result"
         )
-    row = LevelOverride(
-        submission_id=sub.id,
-        instructor_id=instructor.id,
-        old_level=sub.level,
-        new_level=level,
-        note=note.strip(),
-        result_id=sub.result_id,
-    )
-    sub.level = level
-    session.add(row)
-    session.flush()
-    return row
+    return decisions.recorded(session, sub, instructor, level, note)
 
 
 def attach_evidence(session: Session, sub: Submission, student: User, url: str) -> Evidence:
