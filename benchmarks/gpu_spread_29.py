@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.gpu_record import pruned_lab, run  # noqa: E402
 from grader.judge import facts  # noqa: E402
 from grader.models import GradeResult  # noqa: E402
-from tests.gpu.explain import fact, from_result  # noqa: E402
+from tests.gpu.explain import fact, figures, from_result  # noqa: E402
 
 TAIL = {
     "en": " I chose a memory-bound op rather than GEMM because on an SM_120 card without TMEM "
@@ -40,13 +40,8 @@ def _es(text: str) -> str:
 
 
 def spanish(result: GradeResult) -> str:
-    cite = result.citable
-    assert cite is not None
-    where = facts.shape_text(cite.shape, cite.dtype)
-    mine = fact(result, "traffic", "submission", "read + written")
-    naive = fact(result, "traffic", "naive", "read + written")
-    ratio = fact(result, "traffic_ratio", "submission", versus="naive")
-    speed = fact(result, "speedup", "submission", versus="torch")
+    f = figures(result)
+    where, mine, naive, ratio, speed = f.where, f.mine, f.naive, f.ratio, f.speed
     return (
         "Softmax está limitado por la memoria: alrededor de un FLOP por byte, muy por debajo "
         "del punto de cresta, así que su tiempo es el tiempo de mover sus bytes. Mi kernel está "
@@ -61,13 +56,8 @@ def spanish(result: GradeResult) -> str:
 
 
 def korean(result: GradeResult) -> str:
-    cite = result.citable
-    assert cite is not None
-    where = facts.shape_text(cite.shape, cite.dtype)
-    mine = fact(result, "traffic", "submission", "read + written")
-    naive = fact(result, "traffic", "naive", "read + written")
-    ratio = fact(result, "traffic_ratio", "submission", versus="naive")
-    speed = fact(result, "speedup", "submission", versus="torch")
+    f = figures(result)
+    where, mine, naive, ratio, speed = f.where, f.mine, f.naive, f.ratio, f.speed
     times = lambda t: t.replace("×", "배")
     return (
         "소프트맥스는 메모리 바운드 연산입니다: 바이트당 약 1 FLOP으로 리지 포인트보다 훨씬 "

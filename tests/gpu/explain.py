@@ -8,6 +8,8 @@ at level 2."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from grader.judge import facts
 from grader.models import Fact, GradeResult
 
@@ -43,6 +45,31 @@ def fact(result: GradeResult, quantity: str, impl: str, label: str = "", versus:
     )
 
 
+@dataclass(frozen=True)
+class Figures:
+    """The course shape's figures an explanation quotes, as its citable table words them."""
+
+    where: str  # the shape in words
+    mine: Fact  # the submission's DRAM traffic
+    naive: Fact  # the naive version's
+    ratio: Fact  # the traffic ratio, naive over the submission's
+    speed: Fact  # the speedup over torch
+    took: Fact  # the submission's time
+
+
+def figures(result: GradeResult) -> Figures:
+    cite = result.citable
+    assert cite is not None, "no citable table: was the grading profiled?"
+    return Figures(
+        where=facts.shape_text(cite.shape, cite.dtype),
+        mine=fact(result, "traffic", "submission", "read + written"),
+        naive=fact(result, "traffic", "naive", "read + written"),
+        ratio=fact(result, "traffic_ratio", "submission", versus="naive"),
+        speed=fact(result, "speedup", "submission", versus="torch"),
+        took=fact(result, "time", "submission", "timed calls"),
+    )
+
+
 def from_result(
     result: GradeResult,
     *,
@@ -53,14 +80,8 @@ def from_result(
     """`traffic_scale`: the submission's DRAM traffic figure multiplied (1.3: off by 30 %);
     `swap`: the naive version's and the submission's traffic figures exchanged; `only_time`:
     no number but the submission's time."""
-    cite = result.citable
-    assert cite is not None
-    where = facts.shape_text(cite.shape, cite.dtype)
-    mine = fact(result, "traffic", "submission", "read + written")
-    naive = fact(result, "traffic", "naive", "read + written")
-    ratio = fact(result, "traffic_ratio", "submission", versus="naive")
-    speed = fact(result, "speedup", "submission", versus="torch")
-    took = fact(result, "time", "submission", "timed calls")
+    f = figures(result)
+    where, mine, naive, ratio, speed, took = f.where, f.mine, f.naive, f.ratio, f.speed, f.took
     mine_text, naive_text = facts.size_text(mine.value * traffic_scale), naive.text
     if swap:
         mine_text, naive_text = naive_text, mine_text
