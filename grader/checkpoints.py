@@ -62,6 +62,27 @@ class ProblemCode(Protocol):
 
     def shortcuts(self, inputs: list[Arg]) -> dict[str, torch.Tensor]: ...
 
+    def draw(
+        self, case: CaseSpec, gen: torch.Generator, device: str, counts: tuple[str, ...] = ()
+    ) -> tuple[list[Arg], torch.Tensor, dict[str, int | None]]: ...
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One case's inputs and reference, with its counts when they were asked for
+    (`Checkpoint.draw`): minimal_bytes (problem.py's, else every tensor's bytes) and flops
+    (None unless the checkpoint declares its work)."""
+
+    inputs: list[Arg]
+    reference: torch.Tensor
+    minimal_bytes: int | None = None
+    flops: int | None = None
+
+
+def _all_bytes(inputs: list[Arg], output: torch.Tensor) -> int:
+    tensors = [a for a in inputs if isinstance(a, torch.Tensor)]
+    return sum(t.numel() * t.element_size() for t in [*tensors, output])
+
 
 _connect: list[Callable[[Checkpoint], ProblemCode]] = []
 
@@ -99,13 +120,29 @@ class Checkpoint:
     def reference(self, inputs: list[Arg]) -> torch.Tensor:
         return self.problem.reference(inputs)
 
+    def draw(
+        self, case: CaseSpec, gen: torch.Generator, device: str, counts: bool = False
+    ) -> Drawn:
+        """make_inputs and the reference (computed on `device`, held on the CPU), and with
+        `counts` minimal_bytes and flops, in one request to problem.py's process."""
+        names = ("minimal_bytes", "flops") if counts else ()
+        declared = self.problem.declared().functions
+        inputs, reference, got = self.problem.draw(
+            case, gen, device, tuple(n for n in names if n in declared)
+        )
+        if not counts:
+            return Drawn(inputs, reference)
+        nbytes = got.get("minimal_bytes")
+        if nbytes is None:
+            nbytes = _all_bytes(inputs, reference)
+        return Drawn(inputs, reference, nbytes, got.get("flops"))
+
     def minimal_bytes(self, inputs: list[Arg], output: torch.Tensor) -> int:
         if "minimal_bytes" in self.problem.declared().functions:
             counted = self.problem.count("minimal_bytes", inputs, output)
             if counted is not None:
                 return counted
-        tensors = [a for a in inputs if isinstance(a, torch.Tensor)]
-        return sum(t.numel() * t.element_size() for t in [*tensors, output])
+        return _all_bytes(inputs, output)
 
     def flops(self, inputs: list[Arg], output: torch.Tensor) -> int | None:
         """The work of one call, as problem.py's `flops(inputs, output)` declares it; None: the

@@ -103,8 +103,8 @@ def plan_runs(checkpoint: Checkpoint, device: str, seed: int) -> list[PlannedRun
     for case in cases:
         for draw in range(d.draws_per_case):
             gen = torch.Generator().manual_seed(_run_seed(seed, case.name, draw))
-            inputs = checkpoint.make_inputs(case, gen)
-            reference = benchmark.reference_on(checkpoint, inputs, device)
+            drawn = checkpoint.draw(case, gen, device)
+            inputs, reference = drawn.inputs, drawn.reference
             sample = None
             if reference.numel() > FULL_CHECK_ELEMENTS:
                 sample = torch.randint(0, reference.numel(), (SAMPLE_ELEMENTS,), generator=gen)

@@ -15,7 +15,7 @@ import statistics
 
 import torch
 
-from grader.checkpoints import Arg, Checkpoint
+from grader.checkpoints import Checkpoint
 from grader.gpu import gpus, roofline
 from grader.gpu.calibrate import Calibration
 from grader.models import BenchmarkResult, CaseSpec, Ratio, ShapeBenchmark
@@ -48,15 +48,6 @@ def draws_on_gpu(checkpoint: Checkpoint, case: CaseSpec) -> bool:
     return ok
 
 
-def reference_on(checkpoint: Checkpoint, inputs: list[Arg], device: str) -> torch.Tensor:
-    """The reference, computed in this (trusted) process; on the GPU when there is one, so
-    that large cases do not take minutes of float64 on the CPU."""
-    if device == "cuda":
-        moved = [a.to("cuda") if isinstance(a, torch.Tensor) else a for a in inputs]
-        return checkpoint.reference(moved).to("cpu")
-    return checkpoint.reference(inputs)
-
-
 def checked_rounds(rng: random.Random, rounds: int) -> list[int]:
     """The timed rounds whose outputs the parent checks: VERIFY of the second half, secret."""
     if rounds < 2 * VERIFY:
@@ -69,21 +60,21 @@ def plan(checkpoint: Checkpoint, seed: int, device: str, rounds: int = ROUNDS) -
     rng = random.Random(seed ^ 0x5EED)
     drawn = []
     for case in checkpoint.definition.benchmark_shapes:
-        sets, refs = [], []
-        for _ in range(SETS):
-            gen = torch.Generator().manual_seed(rng.getrandbits(63))
-            inputs = checkpoint.make_inputs(case, gen)
-            sets.append(inputs)
-            refs.append(reference_on(checkpoint, inputs, device))
-        drawn.append((case, sets, refs, checkpoint.minimal_bytes(sets[0], refs[0])))
-    largest = max(nbytes for *_, nbytes in drawn)
+        # each set drawn, its reference computed and the first one counted in one request
+        got = [
+            checkpoint.draw(case, torch.Generator().manual_seed(rng.getrandbits(63)), device, not k)
+            for k in range(SETS)
+        ]
+        drawn.append((case, [g.inputs for g in got], [g.reference for g in got], got[0]))
+    largest = max(first.minimal_bytes or 0 for *_, first in drawn)
     shapes = []
-    for i, (case, sets, refs, nbytes) in enumerate(drawn):
+    for i, (case, sets, refs, first) in enumerate(drawn):
+        nbytes = first.minimal_bytes or 0
         small = not checkpoint.compute_bound and nbytes * SMALL_SHAPE_BYTES <= largest
         n = rounds * (SMALL_SHAPE_ROUNDS if small else 1)
         verify = checked_rounds(rng, n)
         shape = BenchShape(i, case, sets, refs, verify, nbytes, rounds=n)
-        shape.flops = checkpoint.flops(sets[0], refs[0])
+        shape.flops = first.flops
         if device == "cuda" and draws_on_gpu(checkpoint, case):
             shape.seeds = [rng.getrandbits(63) for _ in range(n)]
             shape.sample_seed = rng.getrandbits(63)

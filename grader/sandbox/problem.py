@@ -27,7 +27,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import IO, Any
 
@@ -67,6 +67,7 @@ class Problem:
         self._abort = threading.Event()
         self._never = threading.Event()  # its wall clock never runs: each request has its own
         self._declared: Declared | None = None
+        self.asked: Counter[str] = Counter()  # requests made, by op (what a grading costs)
         self._load_error: CheckpointError | None = None
         self.outcome: bwrap.RunOutcome | None = None
         self._limits = dataclasses.replace(limits, wall_seconds=MAX_AGE)
@@ -225,6 +226,7 @@ class Problem:
         self.declared()
         tensors = tensors or []
         with self._lock:
+            self.asked[op] += 1
             fp = self._proc.stdin if self._proc is not None else None
             if fp is None:
                 raise ProblemError("problem.py's process is not running")
@@ -246,6 +248,34 @@ class Problem:
             raise ProblemError("problem.py's process sent a malformed answer")
         gen.set_state(tensors.pop())
         return _args(result["args"], tensors, self.gpu)
+
+    def draw(
+        self, case: CaseSpec, gen: torch.Generator, device: str, counts: tuple[str, ...] = ()
+    ) -> tuple[list[Arg], torch.Tensor, dict[str, int | None]]:
+        """make_inputs, the reference (computed on `device`, returned on the CPU) and the
+        counts named (minimal_bytes, flops: None where problem.py defines none) in one
+        request: the inputs cross the pipe once instead of once per question."""
+        fields = {
+            "case": case.model_dump(),
+            "device": gen.device.type,
+            "reference_on": device,
+            "counts": list(counts),
+        }
+        result, tensors = self.call("draw", [gen.get_state()], **fields)
+        if len(tensors) < 2 or not isinstance(result, dict):
+            raise ProblemError("problem.py's process sent a malformed answer")
+        gen.set_state(tensors.pop())
+        reference = tensors.pop()
+        got = result.get("counts")
+        if not isinstance(result.get("args"), list) or not isinstance(got, dict):
+            raise ProblemError("problem.py's process sent a malformed answer")
+        counted: dict[str, int | None] = {}
+        for name in counts:
+            value = got.get(name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ProblemError(f"problem.py's {name} did not return an integer")
+            counted[name] = value
+        return _args(result["args"], tensors, self.gpu), reference, counted
 
     def reference(self, inputs: list[Arg]) -> torch.Tensor:
         specs, tensors = _specs(inputs)

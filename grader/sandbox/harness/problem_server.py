@@ -106,6 +106,28 @@ class Session:
         specs, out = encode_args(got)
         self.reply({"args": specs}, [*out, gen.get_state()])
 
+    def draw(self, req: dict[str, Any], tensors: list[torch.Tensor]) -> None:
+        """A case's inputs, their reference (on the GPU when asked) and the counts asked for
+        (minimal_bytes, flops) in one answer: the inputs cross the pipe once, not three times."""
+        gen = torch.Generator(device=str(req.get("device", "cpu")))
+        gen.set_state(tensors[0])
+        got = list(self.module.make_inputs(types.SimpleNamespace(**req["case"]), gen))
+        specs, out = encode_args(got)
+        on = "cuda" if req.get("reference_on") == "cuda" else None
+        args = [a.to(on) if on and isinstance(a, torch.Tensor) else a for a in got]
+        ref = _tensor(self.module.reference(*args), "reference")
+        del args
+        counts: dict[str, int | None] = {}
+        if req.get("counts"):
+            where = next((a.device for a in got if isinstance(a, torch.Tensor)), ref.device)
+            output = ref.to(where)
+            for name in req["counts"]:
+                fn = getattr(self.module, str(name), None)
+                value = fn(got, output) if callable(fn) else None
+                counts[str(name)] = None if value is None else int(value)
+            del output
+        self.reply({"args": specs, "counts": counts}, [*out, ref, gen.get_state()])
+
     def reference(self, req: dict[str, Any], tensors: list[torch.Tensor]) -> None:
         args = decode_args(req["args"], tensors)
         self.reply(None, [_tensor(self.module.reference(*args), "reference")])
@@ -230,6 +252,7 @@ def decode_args(specs: list[dict[str, Any]], tensors: list[torch.Tensor]) -> lis
 OPS = {
     "make_inputs": Session.make_inputs,
     "reference": Session.reference,
+    "draw": Session.draw,
     "count": Session.count,
     "shortcuts": Session.shortcuts,
     "warm": Session.warm,

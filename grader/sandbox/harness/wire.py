@@ -46,18 +46,20 @@ def dtype_name(dtype: torch.dtype) -> str:
         raise WireError(f"unsupported dtype {dtype}") from exc
 
 
-def tensor_bytes(t: torch.Tensor) -> bytes:
-    t = t.detach().to("cpu").contiguous()
+def tensor_bytes(t: torch.Tensor) -> memoryview:
+    """The tensor's raw bytes, without a copy where it is already a contiguous CPU tensor
+    (a view: the caller writes it before the tensor changes)."""
+    t = t.detach().to("cpu").contiguous().reshape(-1)
     if t.dtype == torch.bfloat16:  # numpy has no bfloat16: ship the raw 16-bit pattern
         t = t.view(torch.int16)
-    return t.numpy().tobytes()
+    return memoryview(t.numpy()).cast("B")  # type: ignore[arg-type]
 
 
 def tensor_meta(t: torch.Tensor) -> dict[str, Any]:
     return {"dtype": dtype_name(t.dtype), "shape": list(t.shape)}
 
 
-def write_frame(fp: IO[bytes], header: dict[str, Any], payload: bytes = b"") -> None:
+def write_frame(fp: IO[bytes], header: dict[str, Any], payload: bytes | memoryview = b"") -> None:
     raw = json.dumps(header).encode()
     fp.write(_HEAD.pack(len(raw), len(payload)))
     fp.write(raw)
