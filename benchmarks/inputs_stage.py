@@ -4,7 +4,8 @@ counts: `grader/gpu/benchmark.plan`) and the correctness cases (`pipeline.plan_r
 built-in checkpoint in a fresh process whose problem.py process is started (and timed) first,
 at git revisions checked out side by side and the working tree, interleaved.
 
-    python benchmarks/inputs_stage.py [--rev REV ...] [--rounds 2] [--device cpu|cuda]
+    python benchmarks/inputs_stage.py [--rev REV ...] [--tree NAME=PATH ...] [--rounds 2]
+        [--device cpu|cuda]
         [--checkpoint ID ...] [--out FILE.json]
 
 Runs on the CPU machine (`--device cpu`: the benchmark shapes at full size, references on the
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,7 +51,8 @@ print(json.dumps({"start": t2 - t1, "plan": t3 - t2, "runs": t4 - t3, "inputs": 
 
 
 def once(tree: Path, cid: str, device: str) -> dict[str, float]:
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    path = [str(tree), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}  # the tree's grader first
     out = subprocess.run(
         [sys.executable, "-c", ONE, cid, device],
         cwd=tree,
@@ -66,6 +69,7 @@ def once(tree: Path, cid: str, device: str) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rev", action="append", default=[])
+    ap.add_argument("--tree", action="append", default=[], help="NAME=PATH: a copy of a revision")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     ap.add_argument("--checkpoint", action="append", default=[])
@@ -81,6 +85,9 @@ def main() -> None:
                 ["git", "worktree", "add", "--detach", "-q", str(where), rev], cwd=ROOT, check=True
             )
             trees[rev] = where
+        for named in args.tree:
+            name, _, path = named.partition("=")
+            trees[name] = Path(path).resolve()
         trees["now"] = ROOT
         got: dict[str, dict[str, list[dict[str, float]]]] = {
             c: {t: [] for t in trees} for c in cids
@@ -91,17 +98,20 @@ def main() -> None:
                     one = once(tree, cid, args.device)
                     got[cid][name].append(one)
                     print(f"round {r} {cid:20} {name:10} " + json.dumps(one), flush=True)
+                    if args.out:  # kept as it goes: a call cut short keeps what it measured
+                        args.out.write_text(json.dumps(_record(args, got), indent=1))
     finally:
         for where in trees.values():
-            if where != ROOT:
+            if where.is_relative_to(scratch):
                 subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=ROOT)
     print(f"\n{'checkpoint':20} " + " ".join(f"{t + ' inputs (median s)':>28}" for t in trees))
     for cid in cids:
         meds = [statistics.median(x["inputs"] for x in got[cid][t]) for t in trees]
         print(f"{cid:20} " + " ".join(f"{m:28.2f}" for m in meds))
-    if args.out:
-        record = {"device": args.device, "host": platform.node(), "cpus": os.cpu_count()}
-        args.out.write_text(json.dumps({**record, "runs": got}, indent=1))
+
+
+def _record(args: argparse.Namespace, got: dict[str, Any]) -> dict[str, Any]:
+    return {"device": args.device, "host": platform.node(), "cpus": os.cpu_count(), "runs": got}
 
 
 if __name__ == "__main__":
