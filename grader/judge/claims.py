@@ -37,6 +37,7 @@ from grader.judge.attribution import (
     owner,
     ratio_owner,
     resolve,
+    topic,
 )
 from grader.judge.claim import Claim, Sentence, sentences
 from grader.judge.lang import LANG, language_of
@@ -164,10 +165,12 @@ def read_sentence(
         claims.append(c)
     claims += comparisons(sentence, b, ms, claims, context)
     claims += single_kernel(sentence, b, ms, claims, context, spans)
-    told = [
+    told = [c.subject for c in claims if c.subject and not c.unread]
+    spoken = topic(b, ms, spans, told)
+    owned = [
         c.subject for c in claims if c.subject and c.quantity not in ("speedup", "traffic_ratio")
     ]
-    return claims, (subject or (told[-1] if told else None) or context)
+    return claims, (spoken or subject or (owned[-1] if owned else None) or context)
 
 
 def _slice(original: str, normalised: str, start: int, end: int) -> str:

@@ -29,13 +29,16 @@ TABLE: dict[str, object] = {
             r"mine",
             r"(?:the |this )?fused (?:kernel|version|implementation|one)",
             r"(?:the |this )?triton (?:kernel|version|implementation)",
+            # "the kernel", "this kernel" with nothing else named: the student's (never a
+            # baseline's, whatever the sentence before spoke of)
+            r"(?:the|this) kernel",
             r"my",
             r"i",
         ],
         "ceiling": [r"(?:the )?(?:tensor[- ]core |compute |calibrated )?ceiling"],
     },
     # pronouns and possessives: the sentence's subject
-    "pronouns": [r"it", r"its", r"it's", r"this kernel", r"the kernel"],
+    "pronouns": [r"it", r"its", r"it's"],
     # a comparison's object follows these: "than torch", "against the naive version"
     "compare_before": [
         r"than",

@@ -27,6 +27,7 @@ TABLE: dict[str, object] = {
             r"|implementaci[oó]n|c[oó]digo|soluci[oó]n|n[uú]cleo)",
             r"(?:el|la) m[ií][oa]",
             r"(?:el |la |este |esta )?(?:kernel|versi[oó]n) (?:fusionad[oa]|de triton|triton)",
+            r"(?:este|el) kernel",  # with nothing else named: the student's
             r"mi",
             r"yo",
         ],
@@ -35,11 +36,10 @@ TABLE: dict[str, object] = {
     "pronouns": [
         r"su",
         r"sus",
-        r"este kernel",
+        r"él",
         r"esta versi[oó]n",
         r"[eé]ste",
         r"[eé]sta",
-        r"el kernel",
     ],
     "compare_before": [
         r"(?:m[aá]s|menos|mayor|menor|mejor|peor)\b[^,;.]{0,40}?\bque",

@@ -27,6 +27,7 @@ TABLE: dict[str, object] = {
             r"(?:제|저의|나의|내|우리|우리의) (?:\S+ )??(?:커널|버전|구현|코드|솔루션)",
             r"융합(?:된)? 커널",
             r"triton 커널",
+            r"이 커널",  # "this kernel": the student's, whatever the sentence before spoke of
             r"제(?= )",
             r"저는",
             r"저의",
@@ -35,7 +36,7 @@ TABLE: dict[str, object] = {
         ],
         "ceiling": [r"텐서 코어 (?:상한|천장)", r"연산 상한"],
     },
-    "pronouns": [r"이 커널", r"그 커널", r"이것", r"그것", r"이는"],
+    "pronouns": [r"그 커널", r"이것", r"그것", r"이는"],
     "compare_before": [r"vs\.?", r"대비", r"versus"],
     # a comparison's object comes before these: "torch보다", "나이브 버전에 비해"
     "compare_after": [
