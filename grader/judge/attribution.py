@@ -56,8 +56,14 @@ def mentions(b: str) -> list[Mention]:
     found.sort(key=lambda x: x.start)
     found = _merged(b, found)
     for x in found:
+        if not x.pronoun:  # "naive 버전보다": the Korean noun after a Latin name is the name's
+            tail = _KO_NOUN.match(b, x.end)
+            x.end = tail.end() if tail else x.end
         x.compared = _is_compared(b, x)
     return found
+
+
+_KO_NOUN = re.compile(r"\s?(?:버전|구현|커널|코드|연산|함수)(?=[\uac00-\ud7a3\s(]|$)")
 
 
 def _merged(b: str, found: list[Mention]) -> list[Mention]:
@@ -111,9 +117,7 @@ def resolve(
     return subject
 
 
-def topic(
-    b: str, ms: list[Mention], spans: list[tuple[int, int]], told: list[str]
-) -> str | None:
+def topic(b: str, ms: list[Mention], spans: list[tuple[int, int]], told: list[str]) -> str | None:
     """What the sentence speaks of, for the next one's "it": its subjects (pronouns as they
     were resolved; never a compared-with baseline nor a name that only says whose a number
     is), the first that is yours or has a figure here; else its first subject."""
@@ -361,6 +365,11 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
     the number (after it: "1.6× faster than torch"; before it: "torch보다 1.62배")."""
     lo, hi = clause_start(b, start), clause_end(b, end)
     objs = [m for m in ms if m.compared and m.what]
+    right_before = [
+        m for m in objs if lo <= m.end <= start and _JUST_COMPARED.fullmatch(b, m.end, start)
+    ]
+    if right_before:  # "나이브 버전보다 4.16배 적은 …, torch보다 1.62배": each its own
+        return right_before[-1]
     after = [m for m in objs if end <= m.start <= hi]
     if after:
         return after[0]
@@ -369,6 +378,11 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
         return inside[-1]
     anywhere = [m for m in objs if m.end <= start]
     return anywhere[-1] if anywhere else None
+
+
+_JUST_COMPARED = re.compile(
+    r"\s*(?:" + LANG.compare_after.pattern + r")\s*(?:(?:" + LANG.approx.pattern + r")\s*)?"
+)
 
 
 def nearest(ms: list[Mention], start: int, end: int) -> Mention | None:
