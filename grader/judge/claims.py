@@ -65,6 +65,13 @@ METRICS: list[tuple[str, str, str | None]] = [  # pattern, quantity, direction
 ]
 
 
+OTHER = "other"  # an implementation none of the grading's ("a classmate's kernel")
+NOT_OURS = (
+    "whose is it? kgrade measured yours, the naive version, torch and torch.compile only: a "
+    "figure of another implementation (a classmate's) is not yours and is not checked"
+)
+
+
 def normalise(sentence: str) -> str:
     s = sentence.lower().replace("μ", "µ").replace("\u2212", "-").replace("’", "'")
     s = re.sub(r"(\d)[\u202f\u2009\u00a0 ](\d{3})(?![\d.,]?\d)", r"\1\2", s)  # 3 857 → 3857
@@ -349,6 +356,9 @@ def _whose(
     if who is None:
         c.unread = "whose is it? name the implementation (yours, the naive version, torch)"
         return
+    if who == OTHER:
+        c.unread = NOT_OURS
+        return
     c.subject, c.how = who, how
     if c.quantity == "intensity" or (who == "ceiling" and c.quantity != "tflops"):
         c.subject = "submission" if c.quantity != "intensity" else None
@@ -416,3 +426,5 @@ def _ratio(
         c.unread = (
             "against which implementation? name it ('than torch', 'frente a la versión ingenua')"
         )
+    if OTHER in (who, other_what):
+        c.unread = NOT_OURS

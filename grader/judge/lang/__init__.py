@@ -90,7 +90,7 @@ def _c(key: str, bounded: bool = True) -> re.Pattern[str]:
 
 def _build() -> Lang:
     impl: dict[str, list[str]] = merged_dict("impl")
-    order = ["compile", "naive", "torch", "submission", "ceiling"]
+    order = ["other", "compile", "naive", "torch", "submission", "ceiling"]
     words: dict[str, float] = {}
     multipliers: dict[str, float] = {}
     ranges: list[tuple[str, str]] = []

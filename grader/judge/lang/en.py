@@ -36,6 +36,15 @@ TABLE: dict[str, object] = {
             r"i",
         ],
         "ceiling": [r"(?:the )?(?:tensor[- ]core |compute |calibrated )?ceiling"],
+        # an implementation that is none of the grading's: its figures are never yours
+        "other": [
+            r"(?:a|my|one|another|the) (?:class ?mate|friend|colleague|fellow student"
+            r"|lab partner|team ?mate)(?:'s)?(?: (?:own )?(?:kernel|version|implementation"
+            r"|code|solution))?",
+            r"(?:another|other|a different) (?:student|team|group|person)(?:'s|s')?"
+            r"(?: (?:kernel|version|implementation|code|solution)s?)?",
+            r"someone else(?:'s)?(?: (?:kernel|version|implementation|code|solution))?",
+        ],
     },
     # pronouns and possessives: the sentence's subject
     "pronouns": [r"it", r"its", r"it's"],

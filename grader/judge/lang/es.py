@@ -32,6 +32,13 @@ TABLE: dict[str, object] = {
             r"yo",
         ],
         "ceiling": [r"(?:el )?(?:techo|l[ií]mite) (?:de (?:los )?tensor cores|de c[oó]mputo)"],
+        "other": [
+            r"(?:el|la) (?:kernel|versi[oó]n|implementaci[oó]n|c[oó]digo|soluci[oó]n) de (?:un|una"
+            r"|mi|otro|otra|algún|alguna) (?:compa[nñ]er[oa]|amig[oa]|colega|estudiante"
+            r"|alumn[oa]|grupo|equipo)",
+            r"(?:un|una|mi|otro|otra) (?:compa[nñ]er[oa]|amig[oa]|colega|estudiante|alumn[oa])",
+            r"otro (?:grupo|equipo)",
+        ],
     },
     "pronouns": [
         r"su",
