@@ -222,11 +222,7 @@ def _clause(b: str, n: numbers.Num) -> tuple[str, str]:
 
 def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: int = 0) -> None:
     before, after = _clause(b, n)
-    lo = clause_start(b, n.start)
-    metric = next(
-        (m for m in reversed(metrics) if lo <= m.end <= n.start or n.end <= m.start <= n.end + 20),
-        None,
-    )
+    metric = _metric_of(b, n, metrics)
     if metric is not None:
         for pat, q, direction in METRICS:
             if re.match(pat, metric.what):
@@ -245,6 +241,36 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
         if c.quantity in ("ratio", "percent"):
             wide_b, wide_a = b[max(0, n.start - 160) : n.start], b[n.end : n.end + 80]
             _classify(c, wide_b, wide_a)
+
+
+_METRIC_AFTER = re.compile(r"\s*[(\[]?\s*$")
+_TAKEN = re.compile(r"\d\s*[a-zµ%×/]*\s*[(\[]\s*$")  # "134 MB (dram__…": that number's
+
+
+def _metric_of(b: str, n: numbers.Num, metrics: list[Mention]) -> Mention | None:
+    """The Nsight metric a number is the value of: one written right after it ("134 MB
+    (dram__bytes_read.sum)"), else the nearest before it in its clause with no other number
+    between and not written right after another number ("dram__bytes_read.sum = 134 MB and
+    dram__bytes_write.sum = 110 MB": each its own), else one shortly after it."""
+    lo = clause_start(b, n.start)
+    for m in metrics:
+        if n.end <= m.start <= n.end + 4 and _METRIC_AFTER.match(b[n.end : m.start]):
+            return m
+    for m in reversed(metrics):
+        if lo <= m.end <= n.start:
+            taken = _TAKEN.search(b[max(0, m.start - 30) : m.start])
+            if not numbers.NUMBER.search(b[m.end : n.start]) and not taken:
+                return m
+            break
+    return next(
+        (
+            m
+            for m in metrics
+            if n.end <= m.start <= min(n.end + 20, clause_end(b, n.end))
+            and not numbers.NUMBER.search(b[m.end : clause_end(b, m.end)])  # the next one's
+        ),
+        None,
+    )
 
 
 _OF_IMPL = re.compile(

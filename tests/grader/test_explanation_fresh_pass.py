@@ -170,3 +170,12 @@ def test_fresh_pass_number_classes(case: tuple[str, ...]) -> None:
     else:
         assert not c.backed, c.numbers
         assert any(measured in m for m in c.messages), c.messages
+
+
+def test_a_metric_name_is_the_quantity_of_its_own_number_only() -> None:
+    from grader.judge import claims
+
+    got = claims.read("My kernel moves 244 MB, and dram__bytes_read.sum is 134 MB.")
+    assert [(c.quote, c.direction) for c in got] == [("244 MB", None), ("134 MB", "read")]
+    got = claims.read("My kernel moves 244 MB and dram__bytes_write.sum = 110 MB.")
+    assert [(c.quote, c.direction) for c in got] == [("244 MB", None), ("110 MB", "write")]
