@@ -4,7 +4,8 @@ Dropped first: HTML comments (closed or not), `<script>`/`<style>`, any element 
 (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`, `font-size:0`,
 `opacity:0`, `<template>`), Markdown reference comments (`[//]: # (...)`), images, fenced code
 blocks (the ```claims block is taken apart, claimblock.py), zero-width and bidi control
-characters. Kept: the words of links, emphasis and inline code (`dram__bytes_read.sum`)."""
+characters. Kept: the words of links, emphasis and inline code (`dram__bytes_read.sum`);
+an exponent in `<sup>` is read as `^` ("10<sup>8</sup>" is 10^8)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ _REF_COMMENT = re.compile(
     r"^\s*\[(?://|comment|#)?\]:\s*(?:#|<>)?\s*(?:\(.*?\)|\".*?\"|'.*?')?\s*$", re.M
 )
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+# an exponent as HTML renders it: "2.44 × 10<sup>8</sup>" reads "2.44 × 10^8", never "108"
+_SUP = re.compile(r"<sup>\s*([+\-\u2212]?\s*\d{1,3})\s*</sup>", re.I)
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _HIDDEN_STYLE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])"
@@ -90,6 +93,7 @@ def visible(text: str) -> str:
     s = _REF_COMMENT.sub("", s)
     s = _IMAGE.sub(" ", s)
     s = _LINK.sub(r"\1", s)
+    s = _SUP.sub(lambda m: "^" + re.sub(r"\s", "", m.group(1)).replace("\u2212", "-"), s)
     parser = _Visible()
     try:
         parser.feed(s)
