@@ -162,6 +162,55 @@ TABLE: dict[str, object] = {
     ],
     "negation_after": [],
     "because": [r"because", r"since", r"as", r"so", r"therefore", r"hence", r"which is why"],
+    # a consequence after a point's words: its negation is not the point's ("fuses every step
+    # so that no intermediate returns to DRAM")
+    "consequence": [
+        r"so",
+        r"so that",
+        r"which means",
+        r"therefore",
+        r"thus",
+        r"hence",
+        r"because",
+        r"since",
+        r"meaning",
+    ],
+    # a sentence that does not affirm: a condition, someone else's words, disowned
+    "conditional": [
+        r"if",
+        r"unless",
+        r"what if",
+        r"suppose",
+        r"supposing",
+        r"assuming",
+        r"imagine",
+        r"in case",
+        r"had (?:i|we|you|it|they|he|she|the|my|this)",
+        r"were (?:i|we|it|softmax|the|this|my|they|that)",
+    ],
+    "reported": [
+        r"(?:claims?|claimed|says?|said|thinks?|thought|believes?|believed|argues?|argued"
+        r"|insists?|insisted|suggests?|suggested|tells? me|told me|reckons?)(?: that)?",
+        r"according to",
+    ],
+    "own_speaker": [r"i", r"we", r"i'd", r"i would", r"i really", r"we would"],
+    "evidence": [
+        r"nsight(?: compute)?",
+        r"ncu",
+        r"the profiler",
+        r"the profile",
+        r"the report",
+        r"kgrade",
+        r"the roofline",
+        r"the measurements?",
+        r"my (?:measurements?|profile|numbers|results|data)",
+        r"the (?:numbers|results|data)",
+    ],
+    "disowned": [
+        r"i (?:do not|don't|did not|didn't|cannot|can't) agree",
+        r"i disagree",
+        r"(?:that|this|which|it) is (?:wrong|false|not true|a myth)",
+    ],
     # cue words: what a percentage or a ratio is of
     "cues": {
         "speed": [
