@@ -82,18 +82,32 @@ def reading(text: str, shape_names: Iterable[str] = ()) -> tuple[list[Sentence],
     """The visible prose sentence by sentence with the claims read in each, and the claims
     block's text (None: none)."""
     prose, block = rendered.split_block(text)
-    visible = rendered.visible(prose)
-    mark = numbers.decimal_mark(visible, language_of(visible))
+    shown = rendered.visible(prose)
+    plain = rendered.prose_only(shown)
+    mark = numbers.decimal_mark(plain, language_of(plain))
     names = sorted({n.lower() for n in shape_names if n}, key=len, reverse=True)
-    out, context, count = [], None, 0
-    for i, sentence in enumerate(_pieces(sentences(visible[:MAX_TEXT])), 1):
+    out: list[Sentence] = []
+    context, count = None, 0
+    for source, sentence in _units(shown[:MAX_TEXT], rendered.code_blocks(text)):
+        i = len(out) + 1
         found, context = read_sentence(sentence, names, mark, context)
         found = found[: max(0, MAX_CLAIMS - count)]
         count += len(found)
         for c in found:
-            c.index = i
-        out.append(Sentence(i, sentence, found))
+            c.index, c.source = i, source
+        out.append(Sentence(i, sentence, found, source))
     return out, block
+
+
+def _units(shown: str, blocks: list[str]) -> list[tuple[str, str]]:
+    """The sentences of the prose, and each line of a visible code block, in order."""
+    out: list[tuple[str, str]] = []
+    for kind, piece in rendered.pieces(shown, blocks):
+        if kind == "code":
+            out += [("code", line.strip()) for line in piece.splitlines() if line.strip()]
+        else:
+            out += [("prose", s) for s in _pieces(sentences(piece))]
+    return out
 
 
 MAX_TEXT = 32 * 1024  # characters of visible prose read (an honest explanation is < 10 KiB)
