@@ -101,9 +101,9 @@ def asserted(s: str) -> bool:
             if not LANG.evidence.match(after.lstrip()):
                 return False
             continue
-        if not (own and re.search(r"(?:^|\s)" + own.group(0) + r"\s*(?:\w+\s*)?$", said_by)):
-            if not LANG.evidence.search(said_by):
-                return False
+        mine = own and re.search(r"(?:^|\s)" + own.group(0) + r"\s*(?:\w+\s*)?$", said_by)
+        if not mine and not LANG.evidence.search(said_by):  # "I think …", "Nsight says …"
+            return False
     return True
 
 

@@ -5,8 +5,8 @@ Dropped first: HTML comments (closed or not), `<script>`/`<style>`, any element 
 `opacity:0`, `<template>`), Markdown reference comments (`[//]: # (...)`), images, zero-width
 and bidi control characters. Fenced blocks: the ```claims block is taken apart (claimblock.py);
 any other visible one (```text, a plain ```, code) is read line by line for its figures, as
-the page shows it, but meets no point. Kept: the words of links, emphasis and inline code (`dram__bytes_read.sum`);
-an exponent in `<sup>` is read as `^` ("10<sup>8</sup>" is 10^8)."""
+the page shows it, but meets no point. Kept: the words of links, emphasis and inline code
+(`dram__bytes_read.sum`); an exponent in `<sup>` is read as `^` ("10<sup>8</sup>" is 10^8)."""
 
 from __future__ import annotations
 
