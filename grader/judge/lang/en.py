@@ -177,7 +177,7 @@ TABLE: dict[str, object] = {
     ],
     # a sentence that does not affirm: a condition, someone else's words, disowned
     "conditional": [
-        r"if",
+        r"(?<![\w])(?<!even )if(?![\w])",  # "even if" concedes, it does not suppose
         r"unless",
         r"what if",
         r"suppose",

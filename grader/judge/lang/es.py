@@ -179,7 +179,7 @@ TABLE: dict[str, object] = {
         r"lo que significa",
     ],
     "conditional": [
-        r"si",
+        r"(?<![\w])(?<!incluso )(?<!aun )si(?![\w])",  # "incluso si" concede
         r"a menos que",
         r"salvo que",
         r"en caso de que",
