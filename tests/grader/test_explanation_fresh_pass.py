@@ -260,6 +260,20 @@ CASES: list[tuple[str, ...] | tuple[str, str, str, None] | tuple[str, str, str, 
         "제 커널은 1.02 GB를 옮기고 (나이브 버전은 244 MB) torch보다 1.62배 빠릅니다.",
         "244 MB",
     ),
+    ("paren", "es", "Mi kernel tarda 68 µs (frente a 110 µs de torch) y mueve 244 MB.", None),
+    ("paren", "es", "Mi kernel tarda 68 µs (frente a 110 µs de torch) y mueve 1,02 GB.", "244 MB"),
+    (
+        "paren",
+        "ko",
+        "제 커널은 나이브 버전(1.02 GB)보다 트래픽이 4.16배 적고 68 µs가 걸립니다.",
+        None,
+    ),
+    (
+        "paren",
+        "ko",
+        "제 커널은 나이브 버전(1.02 GB)보다 트래픽이 4.16배 적고 353 µs가 걸립니다.",
+        "68.0 µs",
+    ),
     # -- 3. Korean N배 적습니다 / 많습니다 / 느립니다 ------------------------------------------
     (
         "ko-ratio",

@@ -166,8 +166,20 @@ REPLACED: list[tuple[str, str, str, str, bool]] = [
         "A GEMM would lose to cuBLAS anyway, so I chose softmax.",
         True,
     ),
-    ("condition", "en", "memory_bound", "Even if it looks heavy, softmax is memory-bound because its arithmetic intensity is tiny.", True),
-    ("condition", "es", "memory_bound", "Incluso si parece pesado, el softmax está limitado por memoria porque su intensidad aritmética es baja.", True),
+    (
+        "condition",
+        "en",
+        "memory_bound",
+        "Even if it looks heavy, softmax is memory-bound because its arithmetic intensity is tiny.",
+        True,
+    ),
+    (
+        "condition",
+        "es",
+        "memory_bound",
+        "Incluso si parece pesado, el softmax está limitado por memoria porque su intensidad aritmética es baja.",
+        True,
+    ),
     (
         "condition",
         "es",
