@@ -7,8 +7,10 @@ says so —
 - in the clause of its subject: the implementation named before it that is not the object of a
   comparison ("faster than torch, at 94 % of peak": torch is compared with, the 94 % is the
   subject's; "Compared with the naive version, my kernel … moves 244 MB": my kernel's);
-- "it", "its", "su", "이 커널": the sentence's subject (the first implementation it names that
-  is not compared with), else the sentence before's;
+- "it", "its", "su", "él": the sentence's subject (the first implementation it names that
+  is not compared with), else what the sentence before spoke of — its subject, never the
+  baseline it was compared with ("… against 1.02 GB for the naive version. Its time …": yours);
+- "the kernel", "this kernel", "este kernel", "이 커널": yours;
 - a sentence that names none: the implementation the sentence before spoke of, else yours.
 Anything else — the far side of "against" with nothing named, two subjects in one clause —
 is left unread: the student is asked to say whose it is.
@@ -52,9 +54,35 @@ def mentions(b: str) -> list[Mention]:
     for p in LANG.pronoun.finditer("".join(taken)):
         found.append(Mention(p.start(), p.end(), "", pronoun=True))
     found.sort(key=lambda x: x.start)
+    found = _merged(b, found)
     for x in found:
+        if not x.pronoun:  # "naive 버전보다": the Korean noun after a Latin name is the name's
+            tail = _KO_NOUN.match(b, x.end)
+            x.end = tail.end() if tail else x.end
         x.compared = _is_compared(b, x)
     return found
+
+
+_KO_NOUN = re.compile(r"\s?(?:버전|구현|커널|코드|연산|함수)(?=[\uac00-\ud7a3\s(]|$)")
+
+
+def _merged(b: str, found: list[Mention]) -> list[Mention]:
+    """One name read as two ("the naive five-kernel version"): one mention, so that its second
+    half is not taken for a subject beside the compared-with first."""
+    out: list[Mention] = []
+    for x in found:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and not x.pronoun
+            and not last.pronoun
+            and last.what == x.what
+            and re.fullmatch(r"[\s-]*", b[last.end : x.start])
+        ):
+            last.end = x.end
+            continue
+        out.append(x)
+    return out
 
 
 def _is_compared(b: str, m: Mention) -> bool:
@@ -68,7 +96,10 @@ def _is_compared(b: str, m: Mention) -> bool:
         r"\d\s*(?:×|x|times|veces|배)\s*(?:(?:that )?of |de |del )?" + _ARTICLES + r"$", before
     ):
         return True  # "0.91× cuBLAS"
-    return bool(re.match(r"\s*" + LANG.compare_after.pattern, b[m.end : m.end + 12]))
+    # "torch보다", "나이브 버전(1.02 GB)보다": a parenthesis may come between
+    return bool(
+        re.match(r"\s*(?:\([^()]{0,40}\)\s*)?" + LANG.compare_after.pattern, b[m.end : m.end + 60])
+    )
 
 
 def resolve(
@@ -87,6 +118,18 @@ def resolve(
             first = next((x.what for x in ms if subject_like(x) and x.end <= m.start), None)
             m.what = first or context or subject or ""
     return subject
+
+
+def topic(b: str, ms: list[Mention], spans: list[tuple[int, int]], told: list[str]) -> str | None:
+    """What the sentence speaks of, for the next one's "it": its subjects (pronouns as they
+    were resolved; never a compared-with baseline nor a name that only says whose a number
+    is), the first that is yours or has a figure here; else its first subject."""
+    subjects = [m.what for m in ms if m.what and not m.compared and not _linked(b, m, spans)]
+    told_here = set(told)
+    for what in subjects:
+        if what == "submission" or what in told_here:
+            return what
+    return subjects[0] if subjects else None
 
 
 def clause_start(b: str, pos: int) -> int:
@@ -116,11 +159,14 @@ def owner(
 ) -> tuple[str | None, str]:
     """Whose the number at b[start:end] is, and how that was read ('' when unread)."""
     spans = [sp for sp in (spans or []) if sp[1] <= start]
-    named = [m for m in ms if m.what]
+    named = outside_closed(b, [m for m in ms if m.what], start)
     before = [m for m in named if m.end <= start]
     side = _parenthesised(b, named, start)
     if side is not None:
         return side, "its side of the comparison"
+    own = _in_parenthesis(b, named, start)
+    if own is not None:  # "(la versión ingenua, 1,02 GB)", "(torch: 110 µs)"
+        return own, "named in its parenthesis"
     nxt = next((m for m in named if m.start >= end), None)
     if nxt is not None and _VS_AFTER.match(b[end : nxt.start]):  # "229 µs against cuBLAS's"
         return _far_side(nxt.what, named)
@@ -139,7 +185,12 @@ def owner(
     if after:
         m = after[0]
         gap = b[end : m.start]
-        linked = len(gap) <= 30 and LANG.link_after.match(gap) and not _CLAUSE_WORDS.search(gap)
+        linked = (
+            len(gap) <= 30
+            and LANG.link_after.match(gap)
+            and not _CLAUSE_WORDS.search(gap)
+            and not _holds_figure(b, m)  # "244 MB (naive, 1.02 GB)": the paren is naive's own
+        )
         if linked and not _BREAK.search(gap.strip(" (")) and not _NOT_LINK.search(gap):
             return m.what, "linked after it"
     lo = clause_start(b, start)
@@ -147,7 +198,8 @@ def owner(
     if subj:
         m = subj[-1]
         prev_owned = prev_end > m.end or (prev_end >= 0 and _linked(b, m, [(0, prev_end)]))
-        here = b[max(m.end, clause_start(b, start)) : start]
+        # a closed parenthesis is its own ("68 µs (frente a 110 µs de torch) y mueve 244 MB")
+        here = re.sub(r"\([^()]*\)", " ", b[max(m.end, clause_start(b, start)) : start])
         if REPLACE.search(here) or (
             prev_owned and (CONTRAST.search(here) or _from_to(b, prev_end, start))
         ):  # the far side: "244 MB against 1.02 GB", "replaces five kernels"
@@ -184,7 +236,7 @@ def ratio_owner(
     spans = spans or []
     own = [
         m
-        for m in ms
+        for m in outside_closed(b, ms, start)
         if m.what
         and not m.compared
         and m.end <= start
@@ -237,17 +289,59 @@ def _from_to(b: str, prev_end: int, start: int) -> bool:
     )
 
 
+def _paren_at(b: str, pos: int) -> tuple[int, int] | None:
+    """The parenthesis around b[pos] (open, close), if any."""
+    opened = b.rfind("(", 0, pos)
+    if opened < 0 or ")" in b[opened:pos]:
+        return None
+    close = b.find(")", pos)
+    return opened, close if close >= 0 else len(b)
+
+
+def outside_closed(b: str, named: list[Mention], start: int) -> list[Mention]:
+    """The names a number at `start` may be given to: not those inside a parenthesis closed
+    before it ("mi kernel tarda 63 µs (la versión ingenua, 340 µs) y mueve 244 MB": the naive
+    version is named only for its own figure)."""
+    out = []
+    for m in named:
+        p = _paren_at(b, m.start)
+        if p is not None and p[1] < start:
+            continue
+        out.append(m)
+    return out
+
+
+def _holds_figure(b: str, m: Mention) -> bool:
+    """A name opening a parenthesis with its own figure: '(la versión ingenua, 1,02 GB)'."""
+    p = _paren_at(b, m.start)
+    return p is not None and bool(re.search(r"\d", b[m.end : p[1]]))
+
+
+def _in_parenthesis(b: str, named: list[Mention], start: int) -> str | None:
+    """A number in a parenthesis that opens with a name: that name's ('(torch, 110 µs)',
+    '(나이브 버전은 1.02 GB)')."""
+    p = _paren_at(b, start)
+    if p is None:
+        return None
+    inside = [m for m in named if p[0] < m.start and m.end <= start and not m.compared]
+    if not inside or not re.fullmatch(r"\(\s*", b[p[0] : inside[0].start]):
+        return None
+    return inside[-1].what
+
+
 def _parenthesised(b: str, named: list[Mention], start: int) -> str | None:
     """'A … than B (a against b)': in a parenthesis after a comparison, the first number is
     A's, the one after the contrast B's."""
     paren = b.rfind("(", 0, start)
     if paren < 0 or ")" in b[paren:start]:
         return None
-    clause = max(b.rfind(c, 0, paren) for c in ",;:") + 1
+    clause = clause_start(b, paren)
     cmp_ = LANG.compare_before.search(b, clause, paren)
     if cmp_ is None:
         return None
-    a = [m for m in named if clause <= m.start and m.end <= cmp_.start()]
+    # the comparison's subject: named in its clause, else before it ("mi kernel mueve …, y es
+    # 1,6 veces más rápido que torch (68 µs frente a 110 µs)")
+    a = [m for m in named if m.end <= cmp_.start() and not m.compared]
     z = [m for m in named if cmp_.end() <= m.start and m.end <= paren]
     if not a or not z:
         return None
@@ -275,6 +369,11 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
     the number (after it: "1.6× faster than torch"; before it: "torch보다 1.62배")."""
     lo, hi = clause_start(b, start), clause_end(b, end)
     objs = [m for m in ms if m.compared and m.what]
+    right_before = [
+        m for m in objs if lo <= m.end <= start and _JUST_COMPARED.fullmatch(b, m.end, start)
+    ]
+    if right_before:  # "나이브 버전보다 4.16배 적은 …, torch보다 1.62배": each its own
+        return right_before[-1]
     after = [m for m in objs if end <= m.start <= hi]
     if after:
         return after[0]
@@ -283,6 +382,11 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
         return inside[-1]
     anywhere = [m for m in objs if m.end <= start]
     return anywhere[-1] if anywhere else None
+
+
+_JUST_COMPARED = re.compile(
+    r"\s*(?:" + LANG.compare_after.pattern + r")\s*(?:(?:" + LANG.approx.pattern + r")\s*)?"
+)
 
 
 def nearest(ms: list[Mention], start: int, end: int) -> Mention | None:

@@ -50,7 +50,7 @@ class Claim:
     high: float | None = None  # a range's upper end
     unread: str | None = None  # why it could not be read: what the student must say
     how: str = ""  # how the implementation was told
-    source: str = "prose"  # "prose" or "block"
+    source: str = "prose"  # "prose", "code" (a line of a visible code block) or "block"
     index: int = 0  # the sentence's number (1-based; a block line's)
     qualitative: bool = False  # a comparison with no number
 
@@ -60,3 +60,4 @@ class Sentence:
     index: int
     text: str
     claims: list[Claim] = field(default_factory=list)
+    source: str = "prose"  # or "code": a line of a visible code block (checked, meets no point)

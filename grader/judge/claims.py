@@ -37,6 +37,7 @@ from grader.judge.attribution import (
     owner,
     ratio_owner,
     resolve,
+    topic,
 )
 from grader.judge.claim import Claim, Sentence, sentences
 from grader.judge.lang import LANG, language_of
@@ -64,6 +65,13 @@ METRICS: list[tuple[str, str, str | None]] = [  # pattern, quantity, direction
 ]
 
 
+OTHER = "other"  # an implementation none of the grading's ("a classmate's kernel")
+NOT_OURS = (
+    "whose is it? kgrade measured yours, the naive version, torch and torch.compile only: a "
+    "figure of another implementation (a classmate's) is not yours and is not checked"
+)
+
+
 def normalise(sentence: str) -> str:
     s = sentence.lower().replace("μ", "µ").replace("\u2212", "-").replace("’", "'")
     s = re.sub(r"(\d)[\u202f\u2009\u00a0 ](\d{3})(?![\d.,]?\d)", r"\1\2", s)  # 3 857 → 3857
@@ -74,18 +82,32 @@ def reading(text: str, shape_names: Iterable[str] = ()) -> tuple[list[Sentence],
     """The visible prose sentence by sentence with the claims read in each, and the claims
     block's text (None: none)."""
     prose, block = rendered.split_block(text)
-    visible = rendered.visible(prose)
-    mark = numbers.decimal_mark(visible, language_of(visible))
+    shown = rendered.visible(prose)
+    plain = rendered.prose_only(shown)
+    mark = numbers.decimal_mark(plain, language_of(plain))
     names = sorted({n.lower() for n in shape_names if n}, key=len, reverse=True)
-    out, context, count = [], None, 0
-    for i, sentence in enumerate(_pieces(sentences(visible[:MAX_TEXT])), 1):
+    out: list[Sentence] = []
+    context, count = None, 0
+    for source, sentence in _units(shown[:MAX_TEXT], rendered.code_blocks(text)):
+        i = len(out) + 1
         found, context = read_sentence(sentence, names, mark, context)
         found = found[: max(0, MAX_CLAIMS - count)]
         count += len(found)
         for c in found:
-            c.index = i
-        out.append(Sentence(i, sentence, found))
+            c.index, c.source = i, source
+        out.append(Sentence(i, sentence, found, source))
     return out, block
+
+
+def _units(shown: str, blocks: list[str]) -> list[tuple[str, str]]:
+    """The sentences of the prose, and each line of a visible code block, in order."""
+    out: list[tuple[str, str]] = []
+    for kind, piece in rendered.pieces(shown, blocks):
+        if kind == "code":
+            out += [("code", line.strip()) for line in piece.splitlines() if line.strip()]
+        else:
+            out += [("prose", s) for s in _pieces(sentences(piece))]
+    return out
 
 
 MAX_TEXT = 32 * 1024  # characters of visible prose read (an honest explanation is < 10 KiB)
@@ -164,10 +186,12 @@ def read_sentence(
         claims.append(c)
     claims += comparisons(sentence, b, ms, claims, context)
     claims += single_kernel(sentence, b, ms, claims, context, spans)
-    told = [
+    told = [c.subject for c in claims if c.subject and not c.unread]
+    spoken = topic(b, ms, spans, told)
+    owned = [
         c.subject for c in claims if c.subject and c.quantity not in ("speedup", "traffic_ratio")
     ]
-    return claims, (subject or (told[-1] if told else None) or context)
+    return claims, (spoken or subject or (owned[-1] if owned else None) or context)
 
 
 def _slice(original: str, normalised: str, start: int, end: int) -> str:
@@ -212,11 +236,7 @@ def _clause(b: str, n: numbers.Num) -> tuple[str, str]:
 
 def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: int = 0) -> None:
     before, after = _clause(b, n)
-    lo = clause_start(b, n.start)
-    metric = next(
-        (m for m in reversed(metrics) if lo <= m.end <= n.start or n.end <= m.start <= n.end + 20),
-        None,
-    )
+    metric = _metric_of(b, n, metrics)
     if metric is not None:
         for pat, q, direction in METRICS:
             if re.match(pat, metric.what):
@@ -235,6 +255,36 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
         if c.quantity in ("ratio", "percent"):
             wide_b, wide_a = b[max(0, n.start - 160) : n.start], b[n.end : n.end + 80]
             _classify(c, wide_b, wide_a)
+
+
+_METRIC_AFTER = re.compile(r"\s*[(\[]?\s*$")
+_TAKEN = re.compile(r"\d\s*[a-zµ%×/]*\s*[(\[]\s*$")  # "134 MB (dram__…": that number's
+
+
+def _metric_of(b: str, n: numbers.Num, metrics: list[Mention]) -> Mention | None:
+    """The Nsight metric a number is the value of: one written right after it ("134 MB
+    (dram__bytes_read.sum)"), else the nearest before it in its clause with no other number
+    between and not written right after another number ("dram__bytes_read.sum = 134 MB and
+    dram__bytes_write.sum = 110 MB": each its own), else one shortly after it."""
+    lo = clause_start(b, n.start)
+    for m in metrics:
+        if n.end <= m.start <= n.end + 4 and _METRIC_AFTER.match(b[n.end : m.start]):
+            return m
+    for m in reversed(metrics):
+        if lo <= m.end <= n.start:
+            taken = _TAKEN.search(b[max(0, m.start - 30) : m.start])
+            if not numbers.NUMBER.search(b[m.end : n.start]) and not taken:
+                return m
+            break
+    return next(
+        (
+            m
+            for m in metrics
+            if n.end <= m.start <= min(n.end + 20, clause_end(b, n.end))
+            and not numbers.NUMBER.search(b[m.end : clause_end(b, m.end)])  # the next one's
+        ),
+        None,
+    )
 
 
 _OF_IMPL = re.compile(
@@ -346,6 +396,9 @@ def _whose(
     if who is None:
         c.unread = "whose is it? name the implementation (yours, the naive version, torch)"
         return
+    if who == OTHER:
+        c.unread = NOT_OURS
+        return
     c.subject, c.how = who, how
     if c.quantity == "intensity" or (who == "ceiling" and c.quantity != "tflops"):
         c.subject = "submission" if c.quantity != "intensity" else None
@@ -413,3 +466,5 @@ def _ratio(
         c.unread = (
             "against which implementation? name it ('than torch', 'frente a la versión ingenua')"
         )
+    if OTHER in (who, other_what):
+        c.unread = NOT_OURS

@@ -23,7 +23,7 @@ from typing import Any
 from grader.judge import claimblock, claims, facts, numbers, points
 from grader.judge.claims import Claim
 from grader.judge.lang import language_of
-from grader.judge.rendered import split_block, visible
+from grader.judge.rendered import prose_only, split_block, visible
 from grader.models import Citable, ExplanationCheck, Fact, RubricSpec
 
 QUANTITIES: dict[str, tuple[str, ...]] = {
@@ -253,7 +253,10 @@ def check_claim(c: Claim, cite: Citable | None, rubric: RubricSpec) -> dict[str,
     """One claim against the facts: a record for ExplanationCheck.numbers, with 'message'
     set when it fails."""
     record = record_of(c)
-    where_said = f"sentence {c.index}" if c.source == "prose" else f"claims block line {c.index}"
+    where_said = {
+        "prose": f"sentence {c.index}",
+        "code": f"sentence {c.index}, a line of a code block",
+    }.get(c.source, f"claims block line {c.index}")
     if c.unread:
         record["message"] = (
             f"Not read — {c.unread}: {said(c)} ({where_said}).{_unread_hint(c, cite)} "
@@ -363,7 +366,7 @@ def check(text: str, rubric: RubricSpec, cite: Citable | None) -> ExplanationChe
     names = {f.shape_name for f in cite.facts if f.shape_name != facts.GEOMEAN} if cite else set()
     read, block_text = claims.reading(text, names)
     result = ExplanationCheck(backed=True)
-    if len(visible(split_block(text)[0])) > claims.MAX_TEXT:
+    if len(prose_only(visible(split_block(text)[0]))) > claims.MAX_TEXT:
         result.messages.append(
             f"Your explanation is longer than {claims.MAX_TEXT // 1024} KiB of text: only its "
             "beginning is read. Keep it to the point."
@@ -375,7 +378,7 @@ def check(text: str, rubric: RubricSpec, cite: Citable | None) -> ExplanationChe
         )
     block: list[Claim] = []
     if block_text is not None:
-        prose = visible(split_block(text)[0])
+        prose = prose_only(visible(split_block(text)[0]))
         mark = numbers.decimal_mark(prose + "\n" + block_text, language_of(prose))
         lowered = sorted({n.lower() for n in names}, key=len, reverse=True)
         block, errors = claimblock.parse(block_text, lowered, mark)
@@ -399,7 +402,7 @@ def check(text: str, rubric: RubricSpec, cite: Citable | None) -> ExplanationChe
         result.numbers.append(record)
         if not record["ok"]:
             result.messages.append(record["message"])
-    _points(result, [s.text for s in read], rubric, cite)
+    _points(result, [s.text if s.source == "prose" else "" for s in read], rubric, cite)
     _required(result, rubric, cite)
     result.backed = not result.messages
     return result

@@ -68,12 +68,43 @@ def _real_sentence(s: str, every: list[re.Pattern[str]]) -> bool:
 def _affirmative(s: str, m: re.Match[str], measured: bool) -> bool:
     lo, hi = clause_start(s, m.start()), clause_end(s, m.end())
     before, after = s[lo : m.start()], s[m.end() : hi]
+    then = LANG.consequence.search(after)
+    if then is not None:  # "fused, so nothing returns to DRAM": the consequence's own negation
+        after = after[: then.start()]
     negated = bool(LANG.negation.search(before)) or bool(
         LANG.negation_after.pattern and LANG.negation_after.search(after)
     )
     if not negated:
         return True
     return not measured and bool(LANG.because.search(s))
+
+
+_QUESTION = re.compile(r"[?¿]|(?:까요|나요|습니까|입니까|합니까|됩니까|일까|을까|는가|인가)[.!]*$")
+
+
+def asserted(s: str) -> bool:
+    """Does the (normalised) sentence affirm what it says? Not a question, not a condition
+    ("if softmax were memory-bound", "si fuera", "…라면"), not someone else's words ("my
+    classmate claims", "según un compañero", "…라고 합니다"; the student's own "I think" and
+    the profiler's "according to Nsight" are affirmed), not disowned ("I do not agree")."""
+    if _QUESTION.search(s.strip()) or LANG.conditional.search(s) or LANG.disowned.search(s):
+        return False
+    for m in LANG.reported.finditer(s):
+        said_by = s[max(0, m.start() - 40) : m.start()]
+        after = s[m.end() : m.end() + 40]
+        own = LANG.own_speaker.search(said_by) or LANG.own_speaker.search(s[: m.start()])
+        if re.search(r"[\uac00-\ud7a3]", m.group(0)):  # Korean: the speaker is the topic
+            if not own:
+                return False
+            continue
+        if m.group(0).startswith(("according", "seg")):
+            if not LANG.evidence.match(after.lstrip()):
+                return False
+            continue
+        mine = own and re.search(r"(?:^|\s)" + own.group(0) + r"\s*(?:\w+\s*)?$", said_by)
+        if not mine and not LANG.evidence.search(said_by):  # "I think …", "Nsight says …"
+            return False
+    return True
 
 
 def meeting(
@@ -83,7 +114,7 @@ def meeting(
     pats = _patterns(words)
     for i, sentence in enumerate(sentences):
         s = normalise(sentence)
-        if not _real_sentence(s, every):
+        if not _real_sentence(s, every) or not asserted(s):
             continue
         for name, pat in pats:
             for m in pat.finditer(s):

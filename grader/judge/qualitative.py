@@ -49,6 +49,8 @@ def comparisons(
         who, how = owner(b, [x for x in ms if x is not m], m.start, m.end, -1, context)
         who = who or "submission"
         versus = m.what
+        if "other" in (who, versus):  # a classmate's: nothing of ours to compare
+            continue
         if who != "submission" and versus == "submission":
             who, versus, bigger = "submission", who, not bigger
         quote = sentence[lo:hi].strip() if len(sentence) == len(b) else clause.strip()
@@ -98,5 +100,7 @@ def single_kernel(
         )
         if who is None:
             c.unread = "whose is it? name the implementation"
+        if who == "other":
+            continue
         out.append(c)
     return out

@@ -2,9 +2,11 @@
 
 Dropped first: HTML comments (closed or not), `<script>`/`<style>`, any element that is hidden
 (`hidden`, `aria-hidden="true"`, `display:none`, `visibility:hidden`, `font-size:0`,
-`opacity:0`, `<template>`), Markdown reference comments (`[//]: # (...)`), images, fenced code
-blocks (the ```claims block is taken apart, claimblock.py), zero-width and bidi control
-characters. Kept: the words of links, emphasis and inline code (`dram__bytes_read.sum`)."""
+`opacity:0`, `<template>`), Markdown reference comments (`[//]: # (...)`), images, zero-width
+and bidi control characters. Fenced blocks: the ```claims block is taken apart (claimblock.py);
+any other visible one (```text, a plain ```, code) is read line by line for its figures, as
+the page shows it, but meets no point. Kept: the words of links, emphasis and inline code
+(`dram__bytes_read.sum`); an exponent in `<sup>` is read as `^` ("10<sup>8</sup>" is 10^8)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ _REF_COMMENT = re.compile(
     r"^\s*\[(?://|comment|#)?\]:\s*(?:#|<>)?\s*(?:\(.*?\)|\".*?\"|'.*?')?\s*$", re.M
 )
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+# an exponent as HTML renders it: "2.44 × 10<sup>8</sup>" reads "2.44 × 10^8", never "108"
+_SUP = re.compile(r"<sup>\s*([+\-\u2212]?\s*\d{1,3})\s*</sup>", re.I)
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _HIDDEN_STYLE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])"
@@ -66,21 +70,62 @@ class _Visible(HTMLParser):
             self.out.append(data)
 
 
+_CLAIMS_FENCES = ("claims", "claim", "afirmaciones", "datos", "주장")
+# where a fenced code block stood in the prose: "\ue000N\ue001" (private-use characters, dropped
+# from what the student wrote), so that a block hidden in a comment is not read
+_CODE_MARK = re.compile("\ue000(\\d+)\ue001")
+_PRIVATE = re.compile("[\ue000\ue001]")
+
+
 def split_block(text: str) -> tuple[str, str | None]:
     """The prose without its fenced blocks, and the ```claims block's lines (None: none).
-    Other fenced blocks (code) are dropped from the prose: they are not sentences."""
+    Every other fenced block (```text, a plain ```, code) leaves a mark where it stood
+    (`code_blocks` has their text): a visible one is read line by line, as the instructor
+    reads it on the page."""
     claims: list[str] = []
     found = False
+    count = 0
 
     def cut(m: re.Match[str]) -> str:
-        nonlocal found
-        if m.group(2).lower() in ("claims", "claim", "afirmaciones", "datos", "주장"):
+        nonlocal found, count
+        if m.group(2).lower() in _CLAIMS_FENCES:
             found = True
             claims.append(m.group(3))
-        return "\n\n"
+            return "\n\n"
+        count += 1
+        return f"\n\n\ue000{count - 1}\ue001\n\n"
 
-    prose = _FENCE.sub(cut, text)
+    prose = _FENCE.sub(cut, _PRIVATE.sub("", text))
     return prose, ("\n".join(claims) if found else None)
+
+
+def code_blocks(text: str) -> list[str]:
+    """The text of each fenced block that is not the claims block, in order."""
+    return [
+        m.group(3)
+        for m in _FENCE.finditer(_PRIVATE.sub("", text))
+        if m.group(2).lower() not in _CLAIMS_FENCES
+    ]
+
+
+def pieces(shown: str, blocks: list[str]) -> list[tuple[str, str]]:
+    """The visible text as ("prose", text) and ("code", a block's text) pieces, in order; a
+    block whose mark was hidden (in a comment, a hidden element) is not among them."""
+    out: list[tuple[str, str]] = []
+    at = 0
+    for m in _CODE_MARK.finditer(shown):
+        out.append(("prose", shown[at : m.start()]))
+        i = int(m.group(1))
+        if i < len(blocks):
+            out.append(("code", blocks[i]))
+        at = m.end()
+    out.append(("prose", shown[at:]))
+    return out
+
+
+def prose_only(shown: str) -> str:
+    """The visible text without the marks of its code blocks."""
+    return _CODE_MARK.sub(" ", shown)
 
 
 def visible(text: str) -> str:
@@ -90,6 +135,7 @@ def visible(text: str) -> str:
     s = _REF_COMMENT.sub("", s)
     s = _IMAGE.sub(" ", s)
     s = _LINK.sub(r"\1", s)
+    s = _SUP.sub(lambda m: "^" + re.sub(r"\s", "", m.group(1)).replace("\u2212", "-"), s)
     parser = _Visible()
     try:
         parser.feed(s)

@@ -69,6 +69,12 @@ class Lang:
     negation: re.Pattern[str]
     negation_after: re.Pattern[str]
     because: re.Pattern[str]
+    consequence: re.Pattern[str]
+    conditional: re.Pattern[str]
+    reported: re.Pattern[str]
+    own_speaker: re.Pattern[str]
+    evidence: re.Pattern[str]
+    disowned: re.Pattern[str]
     cues: dict[str, re.Pattern[str]]
     read: re.Pattern[str]
     write: re.Pattern[str]
@@ -90,7 +96,7 @@ def _c(key: str, bounded: bool = True) -> re.Pattern[str]:
 
 def _build() -> Lang:
     impl: dict[str, list[str]] = merged_dict("impl")
-    order = ["compile", "naive", "torch", "submission", "ceiling"]
+    order = ["other", "compile", "naive", "torch", "submission", "ceiling"]
     words: dict[str, float] = {}
     multipliers: dict[str, float] = {}
     ranges: list[tuple[str, str]] = []
@@ -119,6 +125,12 @@ def _build() -> Lang:
         negation=_c("negation"),
         negation_after=re.compile(alt(merged("negation_after"), bounded=False)),
         because=_c("because"),
+        consequence=_c("consequence"),
+        conditional=_c("conditional"),
+        reported=_c("reported"),
+        own_speaker=_c("own_speaker"),
+        evidence=_c("evidence"),
+        disowned=_c("disowned"),
         cues={k: re.compile(alt(v)) for k, v in merged_dict("cues").items()},
         read=_c("read"),
         write=_c("write"),

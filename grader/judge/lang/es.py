@@ -27,19 +27,26 @@ TABLE: dict[str, object] = {
             r"|implementaci[oó]n|c[oó]digo|soluci[oó]n|n[uú]cleo)",
             r"(?:el|la) m[ií][oa]",
             r"(?:el |la |este |esta )?(?:kernel|versi[oó]n) (?:fusionad[oa]|de triton|triton)",
+            r"(?:este|el) kernel",  # with nothing else named: the student's
             r"mi",
             r"yo",
         ],
         "ceiling": [r"(?:el )?(?:techo|l[ií]mite) (?:de (?:los )?tensor cores|de c[oó]mputo)"],
+        "other": [
+            r"(?:el|la) (?:kernel|versi[oó]n|implementaci[oó]n|c[oó]digo|soluci[oó]n) de (?:un|una"
+            r"|mi|otro|otra|algún|alguna) (?:compa[nñ]er[oa]|amig[oa]|colega|estudiante"
+            r"|alumn[oa]|grupo|equipo)",
+            r"(?:un|una|mi|otro|otra) (?:compa[nñ]er[oa]|amig[oa]|colega|estudiante|alumn[oa])",
+            r"otro (?:grupo|equipo)",
+        ],
     },
     "pronouns": [
         r"su",
         r"sus",
-        r"este kernel",
+        r"él",
         r"esta versi[oó]n",
         r"[eé]ste",
         r"[eé]sta",
-        r"el kernel",
     ],
     "compare_before": [
         r"(?:m[aá]s|menos|mayor|menor|mejor|peor)\b[^,;.]{0,40}?\bque",
@@ -157,6 +164,49 @@ TABLE: dict[str, object] = {
         r"por lo que",
         r"dado que",
         r"as[ií] que",
+    ],
+    "consequence": [
+        r"as[ií] que",
+        r"por lo que",
+        r"de modo que",
+        r"de forma que",
+        r"de manera que",
+        r"para que",
+        r"porque",
+        r"ya que",
+        r"pues",
+        r"por eso",
+        r"lo que significa",
+    ],
+    "conditional": [
+        r"(?<![\w])(?<!incluso )(?<!aun )si(?![\w])",  # "incluso si" concede
+        r"a menos que",
+        r"salvo que",
+        r"en caso de que",
+        r"suponiendo que",
+        r"supongamos que",
+        r"de haber",
+    ],
+    "reported": [
+        r"(?:dice|dicen|dijo|dijeron|afirma|afirman|afirm[oó]|cree|creen|crey[oó]|opina|opinan"
+        r"|sostiene|sostienen|piensa|piensan|asegura|aseguran)(?: que)?",
+        r"seg[uú]n",
+    ],
+    "own_speaker": [r"yo"],
+    "evidence": [
+        r"nsight(?: compute)?",
+        r"ncu",
+        r"el perfilador",
+        r"el informe",
+        r"kgrade",
+        r"el roofline",
+        r"(?:las|mis) medidas",
+        r"(?:los|mis) (?:datos|resultados|n[uú]meros)",
+    ],
+    "disowned": [
+        r"no estoy de acuerdo",
+        r"no coincido",
+        r"(?:eso|esto|lo cual) es (?:falso|incorrecto|mentira)",
     ],
     "cues": {
         "speed": [

@@ -27,9 +27,7 @@ def header(path: Path) -> tuple[list[str], str, str]:
     expect = m.group(1).split("|") if m else ["?"]
     c = re.search(r"^# checkpoint: ([\w-]+)", text, re.MULTILINE)
     lines = [ln for ln in text.splitlines()[:6] if ln.startswith("# ")]
-    what = next(
-        (ln[2:] for ln in lines if not ln.startswith(("# expect:", "# checkpoint:"))), ""
-    )
+    what = next((ln[2:] for ln in lines if not ln.startswith(("# expect:", "# checkpoint:"))), "")
     return expect, c.group(1) if c else "c3a-softmax", what
 
 
