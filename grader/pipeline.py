@@ -189,6 +189,7 @@ def grade(
     (`spare.used` then says so; the caller discards one left unused)."""
     options = options or GradeOptions()
     device = resolve_device(options.device)
+    source = source.removeprefix("\ufeff")  # an editor's byte-order mark: Python reads past it
     if spare is not None and not spare.fits(options):
         spare = None
     try:  # the child's text within its share of the result, after escaping (judge/budget.py)

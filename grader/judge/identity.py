@@ -233,7 +233,41 @@ def _filled_in_names(d: Defines, tree: ast.Module) -> list[str]:
                     "supplies when the file leaves it unbound: bind it at module level only "
                     "by a top-level import, or pick another name"
                 )
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            out += _imports_over_interpreter(stmt)
     return out
+
+
+def _imports_over_interpreter(stmt: ast.Import | ast.ImportFrom) -> list[str]:
+    """A top-level import may bind a name of the interpreter's own globals only to the object
+    the interpreter has under it (`import math`, `import triton`): under another (`from triton
+    import language as interpreter_semantic`) the interpreter would run the file's object."""
+    import sys
+
+    import triton.runtime.interpreter as interp
+
+    theirs = vars(interp)
+    out = []
+    for a in stmt.names:
+        name = (a.asname or a.name).split(".")[0]
+        if name not in theirs or name.startswith("__"):
+            continue
+        if isinstance(stmt, ast.Import):
+            target = a.name if a.asname else a.name.split(".")[0]
+            mine = sys.modules.get(target, _MISSING)
+        else:
+            module = sys.modules.get(stmt.module or "", _MISSING)
+            mine = getattr(module, a.name, _MISSING)
+        if mine is not theirs[name]:
+            out.append(
+                f"{_line(stmt)}: '{name}' is a name of Triton's interpreter's own, which it "
+                "copies into your module when a kernel runs: bind it only to what the "
+                "interpreter has under it, or pick another name"
+            )
+    return out
+
+
+_MISSING = object()
 
 
 def _module_scope_bindings(stmt: ast.stmt) -> Iterator[tuple[str, ast.AST]]:

@@ -134,12 +134,67 @@ def _cached_returns(d: Defines, fn: ast.FunctionDef) -> list[str]:
     )
     if not cached:
         return []
-    return [
-        f"line {r.lineno}: a cached function returns the same object to every call: return "
-        "numbers or tuples of them from it, not a container, a tensor or a Config"
+    why = (
+        "a cached function returns the same object to every call: return numbers or tuples "
+        "of them from it, not a container, a tensor or a Config"
+    )
+    out = [
+        f"line {r.lineno}: {why}"
         for r in _own_nodes(fn.body)
         if isinstance(r, ast.Return) and _mutable_value(r.value, d)
     ]
+    # what it returns may be made in its body under another name (`buf = torch.zeros(n);
+    # return buf`): a name returned, or bound from one, that holds a tensor or a container
+    made = _made_and_returned(fn, d)
+    return out + [f"line {n}: {why} (made here, returned by name)" for n in made[:1]]
+
+
+def _made_and_returned(fn: ast.FunctionDef, d: Defines) -> list[int]:
+    """Lines where a cached function binds a tensor, container or Config to a name it then
+    returns (directly or through other names)."""
+    nodes = _own_nodes(fn.body)
+    returned = {
+        n.id
+        for r in nodes
+        if isinstance(r, ast.Return) and r.value is not None
+        for n in ast.walk(r.value)
+        if isinstance(n, ast.Name)
+    }
+    binds: list[tuple[str, ast.expr, int]] = []
+    for n in nodes:
+        if isinstance(n, ast.Assign | ast.AnnAssign | ast.NamedExpr) and n.value is not None:
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for target in targets:
+                for t in ast.walk(target):
+                    if isinstance(t, ast.Name):
+                        binds.append((t.id, n.value, n.lineno))
+    reached: set[str] = set()
+    grew = True
+    while grew:  # names returned reach back through the names they were bound from
+        grew = False
+        for name, value, _ in binds:
+            if name in returned or name in reached:
+                for m in ast.walk(value):
+                    if isinstance(m, ast.Name) and m.id not in returned | reached:
+                        reached.add(m.id)
+                        grew = True
+    # returned itself: any container or tensor; only reached (an element, a method's result
+    # taken from it): one that makes a tensor or a Config (`holder = [torch.zeros(n)]`), not a
+    # table of numbers read from (`table = {1: 2}; return table.get(n)`)
+    return sorted(
+        line
+        for name, v, line in binds
+        if (name in returned and _mutable_value(v, d)) or (name in reached and _makes(v, d))
+    )
+
+
+def _makes(v: ast.expr, d: Defines) -> bool:
+    return any(
+        isinstance(n, ast.Call)
+        and (d.canon(n.func) or "").startswith(("torch.", "triton.Config"))
+        and not (d.canon(n.func) or "").startswith(("torch.cuda", "torch.finfo", "torch.iinfo"))
+        for n in ast.walk(v)
+    )
 
 
 class _Function:

@@ -225,3 +225,13 @@ def test_a_wrong_answer_seen_before_a_timeout_is_reported(grade_fixture: GradeFn
     result = grade_fixture("wrong_then_hangs.py", wall_seconds=8)
     assert result.verdict is Verdict.FORBIDDEN, result.messages
     assert "no state between calls" in " ".join(result.messages)
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_graded_as_python_reads_it(
+    grade_source: GradeFn,
+) -> None:
+    """Python skips a UTF-8 BOM at the start of a file; an editor that writes one (Windows
+    Notepad) must not turn an honest kernel into a syntax error."""
+    source = "\ufeff" + ALL["c3a-softmax"].reference_solution.read_text()
+    result = grade_source(source, "c3a-softmax")
+    assert result.verdict is Verdict.CORRECT, result.messages[:3]

@@ -300,3 +300,61 @@ def test_a_default_that_is_a_config_class_instance_of_plain_values_passes(
     )
     report = check(src, "softmax_triton")
     assert report.ok is ok, report.forbidden
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    buf = torch.zeros(n)\n    return buf\n",
+        "    holder = [torch.zeros(n)]\n    first = holder[0]\n    return first\n",
+        "    t = {}\n    return t\n",
+        "    a = torch.empty(n)\n    b = a\n    return (b, n)\n",
+        "    cfg = triton.Config({'B': n})\n    return cfg\n",
+    ],
+)
+def test_a_cached_function_returns_nothing_it_made_mutable_under_another_name(body: str) -> None:
+    src = (
+        CACHED
+        + "def _c(n):\n"
+        + body
+        + "def softmax_triton(x):\n    _c(x.shape[1])\n    return x\n"
+    )
+    report = check(src, "softmax_triton")
+    assert any("made here, returned by name" in m for m in report.forbidden), report.forbidden
+
+
+def test_a_cached_function_may_use_containers_it_does_not_return() -> None:
+    body = "    table = {1: 2}\n    block = table.get(n, 4)\n    return block, n * 2\n"
+    src = (
+        CACHED
+        + "def _c(n):\n"
+        + body
+        + "def softmax_triton(x):\n    _c(x.shape[1])\n    return x\n"
+    )
+    assert not any("returned by name" in m for m in check(src, "softmax_triton").forbidden)
+
+
+@pytest.mark.parametrize(
+    "imp",
+    [
+        "from triton import language as interpreter_semantic\n",
+        "from functools import partial as _InterpreterComparison\n",
+        "import torch as tl\n",
+        "import math as np\n",
+        "from triton import cdiv as math\n",
+    ],
+)
+def test_an_import_may_not_bind_an_interpreter_name_to_another_object(imp: str) -> None:
+    src = imp + KERNEL + "def softmax_triton(x):\n    return x\n"
+    report = check(src, "softmax_triton")
+    assert any("interpreter's own" in m for m in report.forbidden), report.forbidden
+
+
+def test_imports_of_the_objects_the_interpreter_has_pass() -> None:
+    imps = (
+        "from __future__ import annotations\nimport math\nimport triton.language as tl\n"
+        "from triton import language as tl2\nfrom functools import partial\n"
+        "from dataclasses import dataclass\nfrom typing import Callable, Optional\n"
+    )
+    src = imps + KERNEL + "def softmax_triton(x):\n    return x\n"
+    assert not any("interpreter's own" in m for m in check(src, "softmax_triton").forbidden)

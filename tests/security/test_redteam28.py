@@ -1,5 +1,5 @@
-"""The red teams' files (tests/security/redteam28/ for issue 28, redteam34/ from the session
-after, graded by redteam28/run.py): every
+"""The red teams' files (tests/security/redteam28/ for issue 28, redteam34/ and redteam36/ from
+the sessions after, graded by redteam28/run.py): every
 file gets a verdict its `# expect:` line names (a hostile file is refused or wrong; an honest
 one `correct`), never `internal_error`, and a result JSON under 64 KiB. What is not fixed yet
 is a strict xfail with the reason, so that a fix shows up as an XPASS."""
@@ -16,9 +16,8 @@ from grader.sandbox.bwrap import Limits, probe
 from tests.security.redteam28.run import header
 
 HERE = Path(__file__).resolve().parent
-FILES = sorted(
-    p for d in ("redteam28", "redteam34") for p in (HERE / d).glob("*.py") if p.name != "run.py"
-)
+DIRS = ("redteam28", "redteam34", "redteam36")  # 36: the 2026-12-03 session's red team
+FILES = sorted(p for d in DIRS for p in (HERE / d).glob("*.py") if p.name != "run.py")
 
 NOT_FIXED = {
     "redteam34/h07_detect_interp_ftz": "a kernel that tells the interpreter from a GPU by exp's "

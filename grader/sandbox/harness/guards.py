@@ -283,17 +283,27 @@ class LaunchCounter:
                 why = f"a kernel argument of type {bad[0]}: kernels take tensors and numbers"
                 counter.refused.append(why)
                 raise LaunchError(why)
+            if getattr(self_, "pre_run_hooks", None):  # host code Triton would run mid-launch
+                why = "a kernel with pre_run_hooks: no host code runs inside a launch"
+                counter.refused.append(why)
+                raise LaunchError(why)
             counter.touched.update(fed)
             if counter.record and len(counter.launched) <= MAX_LAUNCHED:
                 counter.note(specialization(self_, args, kwargs))
             grid = kwargs.get("grid")
-            if callable(grid) and modes:
+            if callable(grid):
 
                 def checked_grid(meta: Any) -> Any:
-                    with contextlib.ExitStack() as stack:
-                        for mode in modes:
-                            stack.enter_context(mode)
-                        return grid(meta)
+                    # the grid is host code: watched as the rest of it, and no kernel body
+                    # may be called from it as from a kernel (it would run uncompiled)
+                    launching, _LAUNCHING[0] = _LAUNCHING[0], 0
+                    try:
+                        with contextlib.ExitStack() as stack:
+                            for mode in modes:
+                                stack.enter_context(mode)
+                            return grid(meta)
+                    finally:
+                        _LAUNCHING[0] = launching
 
                 kwargs["grid"] = checked_grid
             with _disable_current_modes():

@@ -96,18 +96,44 @@ def state_print(module: Any) -> dict[str, Any]:
     return out
 
 
+# What host code could change on Triton's kernel objects and Triton itself never does while
+# it runs (its autotune cache, timings and `best_config` are its own, not the file's state):
+# the jit options the compile check reads, the hooks a launch runs, an autotuner's keys,
+# prune and hooks, a heuristic's values. Read by content: a change after import is state.
+KERNEL_STATE = (
+    "kwargs",
+    "pre_run_hooks",
+    "do_not_specialize",
+    "do_not_specialize_on_alignment",
+    "arg_names",
+    "keys",
+    "reset_to_zero",
+    "restore_value",
+    "pre_hook",
+    "post_hook",
+    "perf_model",
+    "configs_top_k",
+    "early_config_prune",
+    "values",
+    "num_warmups",
+    "num_reps",
+)
+
+
 def _kernel_print(v: Any, fp: Any) -> tuple[Any, ...]:
-    """Of a Triton kernel object only what the file could change: an autotuner's configs (a
-    prune function could grow the list), and the kernel object it wraps."""
+    """Of a Triton kernel object what the file could change (KERNEL_STATE; an autotuner's
+    configs: a prune function could grow the list), and the kernel object it wraps."""
     from triton.runtime.jit import KernelInterface
 
     configs = getattr(v, "configs", None)
     inner = getattr(v, "fn", None)
+    own = vars(v) if isinstance(getattr(v, "__dict__", None), dict) else {}
     return (
         "kernel",
         id(v),
         [repr(c) for c in configs] if isinstance(configs, list) else None,
-        fp(inner) if isinstance(inner, KernelInterface) else None,
+        fp(inner) if isinstance(inner, KernelInterface) or callable(inner) else None,
+        [(k, fp(own[k])) for k in KERNEL_STATE if k in own],
     )
 
 
