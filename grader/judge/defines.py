@@ -7,6 +7,7 @@ allowlist with these facts; `kernel_check.py` cuts the kernels out with them."""
 from __future__ import annotations
 
 import ast
+import functools
 from functools import cache
 
 from grader.judge import allowlist as al
@@ -101,16 +102,22 @@ class Defines:
         self.aliases: dict[str, str] = {}  # local name -> canonical dotted path
         # every node of the checked body, walked once (every later pass reuses it)
         self.nodes: list[ast.AST] = list(ast.walk(ast.Module(body=body, type_ignores=[])))
+        # an import name bound to two different things (in any scope, in any order): the
+        # walk's last one need not be the one Python binds last (identity.py refuses it)
+        self.alias_conflicts: list[tuple[str, ast.AST]] = []
         for n in self.nodes:
+            found: list[tuple[str, str]] = []
             if isinstance(n, ast.Import):
                 for a in n.names:
-                    if a.asname:
-                        self.aliases[a.asname] = a.name
-                    else:
-                        self.aliases[a.name.split(".")[0]] = a.name.split(".")[0]
+                    top = a.name.split(".")[0]
+                    found.append((a.asname, a.name) if a.asname else (top, top))
             elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
-                for a in n.names:
-                    self.aliases[a.asname or a.name] = f"{n.module}.{a.name}"
+                found = [(a.asname or a.name, f"{n.module}.{a.name}") for a in n.names]
+            for name, target in found:
+                before = self.aliases.get(name, target)
+                if before != target and not _same_libdevice(before, target):
+                    self.alias_conflicts.append((name, n))
+                self.aliases[name] = target
         for n in self.nodes:
             for child in ast.iter_child_nodes(n):
                 child.parent = n  # type: ignore[attr-defined]
@@ -281,8 +288,9 @@ class Defines:
         )
 
     def _literal(self, v: ast.expr | None) -> bool:
-        """A constant: literals, arithmetic on them, float()/int(), math's functions and
-        constants, tl.constexpr(...) and triton.language dtypes."""
+        """A constant: literals, arithmetic on them, float()/int() and math's functions of
+        them, math's numbers (not its functions: `tl.constexpr(math.exp)` would carry host
+        code into a kernel), tl.constexpr(...) of a constant and triton.language dtypes."""
         if v is None:
             return False
         if isinstance(v, ast.Call):
@@ -291,9 +299,8 @@ class Defines:
                 name.startswith("math.") and name.count(".") == 1
             )
             return ok and not v.keywords and all(self._literal(a) for a in v.args)
-        if isinstance(v, ast.Attribute):
-            name = self.canon(v) or ""
-            return name.startswith(("math.", "triton.language.")) and name.count(".") <= 2
+        if isinstance(v, ast.Attribute):  # a number of math's, or a dtype: never a function
+            return _constant_attribute(self.canon(v) or "")
         if isinstance(v, ast.UnaryOp | ast.BinOp):
             parts = [v.operand] if isinstance(v, ast.UnaryOp) else [v.left, v.right]
             return all(self._literal(p) for p in parts)
@@ -334,3 +341,25 @@ class Defines:
 
     def _finfo_call(self, v: ast.expr) -> bool:
         return isinstance(v, ast.Call) and self.canon(v.func) in {"torch.finfo", "torch.iinfo"}
+
+
+@functools.cache
+def _constant_attribute(name: str) -> bool:
+    """`math.pi`, `math.inf`, `tl.float32`: a number or a dtype, read from the modules."""
+    import math
+
+    import triton.language as tl
+
+    if name.startswith("math.") and name.count(".") == 1:
+        value = getattr(math, name[len("math.") :], None)
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if name.startswith("triton.language.") and name.count(".") == 2:
+        return isinstance(getattr(tl, name[len("triton.language.") :], None), tl.dtype)
+    return False
+
+
+def _same_libdevice(a: str, b: str) -> bool:
+    """Two spellings of Triton's libdevice (`try: from triton.language.extra import libdevice
+    except ImportError: from triton.language.extra.cuda import libdevice`, as Liger-Kernel
+    writes it): whichever Python binds, it is libdevice."""
+    return all(x.startswith("triton.language.extra") and x.endswith(".libdevice") for x in (a, b))

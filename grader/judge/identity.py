@@ -92,6 +92,11 @@ def refusals(d: Defines, tree: ast.Module) -> list[str]:
     out += _wrapped_uses(d, tree)
     out += _decorator_uses(d, tree)
     out += _filled_in_names(d, tree)
+    out += [
+        f"{_line(node)}: '{name}' is imported as two different things in this file: "
+        "import each name once, as one thing"
+        for name, node in d.alias_conflicts[:20]
+    ]
     out += _rewriter_locals(d)
     return out
 

@@ -104,6 +104,11 @@ class KernelRules(Defines):
         if name in self.constants:
             return
         canon = self.aliases.get(name, "")
+        parent = getattr(node, "parent", None)
+        if canon in MODULES and not (isinstance(parent, ast.Attribute) and parent.value is node):
+            # `m = math; m.exp(x)` would reach any function of the module under another name
+            self.refuse(node, f"the module '{canon}' can only be used as '{canon}.name'")
+            return
         if canon.startswith("triton.language") or canon in {"triton", "triton.cdiv", "math"}:
             if canon.startswith("triton.language.") and canon not in MODULES:
                 member = canon.rsplit(".", 1)[1]

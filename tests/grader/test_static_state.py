@@ -358,3 +358,24 @@ def test_imports_of_the_objects_the_interpreter_has_pass() -> None:
     )
     src = imps + KERNEL + "def softmax_triton(x):\n    return x\n"
     assert not any("interpreter's own" in m for m in check(src, "softmax_triton").forbidden)
+
+
+@pytest.mark.parametrize(
+    "imports",
+    [
+        "if True:\n    import math as lang\nimport torch as lang\n",
+        "import torch as lang\ndef f():\n    import math as lang\n",
+        "from math import exp\nfrom torch import exp\n",
+        "import math as m\ntry:\n    import torch as m\nexcept ImportError:\n    pass\n",
+        "try:\n    from torch import exp\nexcept ImportError:\n    from math import exp\n",
+    ],
+)
+def test_an_import_name_bound_to_two_things_is_refused(imports: str) -> None:
+    report = check(imports + KERNEL + "def softmax_triton(x):\n    return x\n", "softmax_triton")
+    assert any("two different things" in m for m in report.forbidden), report.forbidden
+
+
+def test_the_same_import_twice_passes() -> None:
+    imports = "import math\nimport math\nfrom triton import language as tl\n"
+    report = check(imports + KERNEL + "def softmax_triton(x):\n    return x\n", "softmax_triton")
+    assert not any("two different things" in m for m in report.forbidden), report.forbidden

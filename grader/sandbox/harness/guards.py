@@ -26,6 +26,7 @@ from typing import Any
 
 import torch
 from harness import fenced
+from harness.forcer import ConfigForcer, LaunchError, same_heuristics
 from harness.specialize import MAX_LAUNCHED, constexpr_names, problem, specialization
 from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
 from torch.utils._pytree import tree_leaves
@@ -221,10 +222,6 @@ def _launch_arg_ok(a: Any) -> bool:
     return type(a).__name__ in {"TensorDescriptor", "InterpretedFunction"}
 
 
-class LaunchError(RuntimeError):
-    """A launch the harness refuses (reported as forbidden)."""
-
-
 class LaunchCounter:
     """Counts Triton kernel launches and suspends dispatch modes while Triton runs, except
     while the grid function runs: that is the submission's host code, checked like the
@@ -318,134 +315,6 @@ def _current_modes() -> list[Any]:
     return list(_get_current_dispatch_mode_stack())
 
 
-def _one_line(text: str) -> str:
-    """Non-printable characters (newlines, escapes, bidi controls) as escapes."""
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
-
-
-def label(config: Any) -> str:
-    """`BLOCK_SIZE=256, num_warps=2`: the config's own knobs, launch options when not default.
-    One line of reprs (a key that is not an identifier is quoted); the parent cleans it again."""
-    parts = [
-        _one_line(f"{k if isinstance(k, str) and k.isidentifier() else repr(k)}={v!r}")
-        for k, v in config.kwargs.items()
-    ]
-    parts.append(f"num_warps={config.num_warps}")
-    if config.num_stages != 3:
-        parts.append(f"num_stages={config.num_stages}")
-    return ", ".join(parts)
-
-
-def _arg_key(v: Any) -> Any:
-    """What a prune or a heuristic may depend on of one argument: a tensor's metadata (never
-    its values: reading them is refused), a number, a string, a dtype."""
-    if isinstance(v, torch.Tensor):
-        meta = (tuple(v.shape), tuple(v.stride()), str(v.dtype), v.device.type)
-        return ("tensor", *meta, v.data_ptr() % 256)
-    if v is None or isinstance(v, bool | int | float | str | torch.dtype):
-        return repr(v)
-    return type(v).__name__
-
-
-def _call_key(*named: dict[str, Any]) -> str:
-    return repr(sorted((str(k), _arg_key(v)) for d in named for k, v in d.items()))
-
-
-class ConfigForcer:
-    """Replaces `Autotuner.run`: runs config number `index` of the pruned list; with `index`
-    None (while benchmarking) the autotuner runs as written and picks its fastest config, and
-    is remembered (`picked()`). `labels` (the Nsight replay): each autotuner, by its kernel's
-    name, runs the config it picked while being timed, when that config is in its pruned list.
-
-    The student's functions the harness calls on every call (`early_config_prune`, the
-    `perf_model` of `prune_configs_by`, heuristics) must answer the same for the same
-    arguments, every call (`same_every_call`): one that counts its calls could hand the
-    every-config pass right configs and a GPU's autotuner a wrong one. A different answer is
-    refused (forbidden) at that call."""
-
-    def __init__(self) -> None:
-        self.answers: dict[tuple[str, int, str], str] = {}  # (what, owner, arguments) -> answer
-        self.counter: LaunchCounter | None = None  # its `refused` says why a call was refused
-        self.index: int | None = 0
-        self.original: Callable[..., Any] | None = None
-        self.seen: dict[int, list[str]] = {}  # autotuner id -> labels of its pruned configs
-        self.used: list[str] = []
-        self.tuners: list[Any] = []  # autotuners that ran free
-        self.labels: dict[str, str] = {}
-
-    def reset(self, index: int) -> None:
-        self.index = index
-        self.seen = {}
-        self.used = []
-
-    def same_every_call(self, what: str, owner: Any, key: str, answer: str) -> None:
-        first = self.answers.setdefault((what, id(owner), key), answer)
-        if first != answer:
-            name = owner
-            for _ in range(4):  # an autotuner's or a heuristic's kernel, by its def's name
-                name = getattr(name, "base_fn", None) or getattr(name, "fn", name)
-            name = getattr(name, "__name__", "?")
-            why = (
-                f"{what} of {name} answered differently for the same arguments ({first[:120]}, "
-                f"then {answer[:120]}): it must depend on its arguments only, with no state "
-                "kept between calls"
-            )
-            if self.counter is not None:
-                self.counter.refused.append(why)
-            raise LaunchError(why)
-
-    @property
-    def count(self) -> int:
-        return max((len(v) for v in self.seen.values()), default=1)
-
-    def picked(self) -> dict[str, str]:
-        """Kernel name -> the config its autotuner ran last (for its last key)."""
-        return {
-            t.base_fn.__name__: label(t.best_config)
-            for t in self.tuners
-            if getattr(t, "best_config", None) is not None
-        }
-
-    def wrap(self) -> Callable[..., Any]:
-        forcer = self
-
-        def pruned(self_: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
-            self_.nargs = dict(zip(self_.arg_names, args, strict=False))
-            if len(self_.configs) <= 1:
-                return list(self_.configs)
-            configs = self_.prune_configs(kwargs)
-            if self_.early_config_prune or self_.perf_model:
-                what = "early_config_prune" if self_.early_config_prune else "perf_model"
-                answer = repr([label(c) for c in configs])
-                forcer.same_every_call(what, self_, _call_key(self_.nargs, kwargs), answer)
-            return configs
-
-        def forced_run(self_: Any, *args: Any, **kwargs: Any) -> Any:
-            if forcer.index is None and forcer.original is not None:
-                wanted = forcer.labels.get(self_.base_fn.__name__)
-                configs = pruned(self_, args, kwargs) if wanted is not None else []
-                config = next((c for c in configs if label(c) == wanted), None)
-                if config is None:
-                    self_.nargs = None
-                    if all(t is not self_ for t in forcer.tuners):
-                        forcer.tuners.append(self_)
-                    return forcer.original(self_, *args, **kwargs)
-            else:
-                configs = pruned(self_, args, kwargs)
-                forcer.seen[id(self_)] = [label(c) for c in configs]
-                config = configs[min(forcer.index or 0, len(configs) - 1)]
-            forcer.used.append(f"{self_.base_fn.__name__}({label(config)})")
-            self_.best_config = config
-            if config.pre_hook is not None:  # refused statically; never run it here
-                raise LaunchError("a triton.Config with a pre_hook")
-            try:
-                return self_.fn.run(*args, **kwargs, **config.all_kwargs())
-            finally:
-                self_.nargs = None
-
-        return forced_run
-
-
 def _formatting_seen(original: Callable[..., Any]) -> Callable[..., Any]:
     """torch formats a tensor (str, repr, print, an f-string) with every dispatch mode off: it
     reads every value on the host, unseen. While the entry runs that is reported like a
@@ -479,7 +348,7 @@ def install(counter: LaunchCounter, forcer: ConfigForcer) -> None:
     forcer.original = autotuner.Autotuner.run
     autotuner.Autotuner.run = forcer.wrap()
     forcer.counter = counter
-    autotuner.Heuristics.run = _heuristics(counter, forcer)
+    autotuner.Heuristics.run = same_heuristics(counter, forcer)
 
 
 _LAUNCHING = [0]  # kernel launches running now (a kernel body calls other kernels inside one)
@@ -511,20 +380,3 @@ def _device_call(call: Callable[..., Any]) -> Callable[..., Any]:
         return call(self_, *args, **kwargs)
 
     return device_call
-
-
-def _heuristics(counter: LaunchCounter, forcer: ConfigForcer) -> Callable[..., Any]:
-    """`Heuristics.run` as Triton's, each value checked to be the same for the same arguments
-    every call (while the calls are checked: not while timed)."""
-
-    def run(self_: Any, *args: Any, **kwargs: Any) -> Any:
-        for name, heur in self_.values.items():
-            named = {**dict(zip(self_.arg_names, args, strict=False)), **kwargs}
-            kwargs[name] = heur(named)
-            if counter.active:
-                answer = repr(kwargs[name])
-                what = f"the heuristic for {name}"
-                forcer.same_every_call(what, self_, _call_key(named), answer)
-        return self_.fn.run(*args, **kwargs)
-
-    return run
