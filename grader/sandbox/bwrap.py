@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import IO
 
 from grader.sandbox import cgroup
+from grader.sandbox.watch import kill_tree, reap, watch
 from grader.text import untrusted
 
 NOBODY = 65534
-PAGE = os.sysconf("SC_PAGE_SIZE")
 F_SETPIPE_SZ = 1031  # fcntl.F_SETPIPE_SZ from Python 3.10, named here for the type checker
 PIPE_BYTES = 1 << 20
 
@@ -297,76 +297,6 @@ def _limiter(
     return apply
 
 
-def _tree(root: int) -> list[int]:
-    """`root` and every process below it. Walks the tree's own /proc/PID/task/TID/children
-    files: a few reads, where scanning all of /proc read every process's stat (every 50 ms
-    for each running child). Falls back to the scan where the kernel lacks those files."""
-    found: list[int] = []
-    todo = [root]
-    try:
-        while todo:
-            pid = todo.pop()
-            found.append(pid)
-            try:
-                tasks = os.listdir(f"/proc/{pid}/task")
-            except FileNotFoundError:  # gone meanwhile
-                continue
-            for tid in tasks:
-                try:
-                    with open(f"/proc/{pid}/task/{tid}/children", "rb") as fp:
-                        todo.extend(int(k) for k in fp.read().split())
-                except ProcessLookupError:
-                    continue
-                except FileNotFoundError:
-                    if os.path.exists(f"/proc/{pid}/task/{tid}"):
-                        raise _NoChildrenFiles from None
-        return found
-    except _NoChildrenFiles:
-        return _tree_by_scan(root)
-
-
-class _NoChildrenFiles(Exception):
-    """This kernel has no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN off)."""
-
-
-def _tree_by_scan(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as fp:
-                stat = fp.read()
-        except OSError:
-            continue
-        ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
-        children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(children.get(pid, []))
-    return found
-
-
-def _rss(pids: list[int]) -> int:
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/statm", "rb") as fp:
-                total += int(fp.read().split()[1]) * PAGE
-        except (OSError, IndexError, ValueError):
-            continue
-    return total
-
-
-def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
-    pids = _tree(proc.pid)
-    for pid in reversed(pids):
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-
-
 def drain(fp: IO[bytes]) -> None:
     """A result reader that reads the pipe to its end and keeps nothing (a child whose frames
     say nothing the parent needs, or one killed unused)."""
@@ -416,9 +346,9 @@ def run(
     reader.start()
     clock: float | None = start if clock_from is None else None
     try:
-        clock = _watch(proc, limits, outcome, clock, clock_from, abort)
+        clock = watch(proc, limits, outcome, clock, clock_from, abort)
     finally:
-        _reap(proc, group, outcome)
+        reap(proc, group, outcome)
     outcome.wall = time.monotonic() - (clock if clock is not None else start)
     outcome.returncode = proc.returncode
     reader.join(timeout=30)
@@ -484,50 +414,5 @@ def _consume(
             read_results(fp)
         except Exception as exc:  # a malformed or oversized stream: stop the child
             outcome.reader_error = str(exc)
-            _kill_tree(proc)
+            kill_tree(proc)
             drain(fp)
-
-
-def _watch(
-    proc: subprocess.Popen[bytes],
-    limits: Limits,
-    outcome: RunOutcome,
-    clock: float | None,
-    clock_from: threading.Event | None,
-    abort: threading.Event | None,
-) -> float | None:
-    """Until the child exits: its tree's memory and its wall time, each over its limit killed;
-    returns when its clock started (None: it never got its job)."""
-    while proc.poll() is None:
-        if clock is None and clock_from is not None and clock_from.is_set():
-            clock = time.monotonic()
-        elapsed = time.monotonic() - clock if clock is not None else 0.0
-        rss = _rss(_tree(proc.pid))
-        outcome.peak_rss = max(outcome.peak_rss, rss)
-        if abort is not None and abort.is_set():
-            _kill_tree(proc)
-        elif rss > limits.memory_bytes:
-            outcome.memory_exceeded = True
-            _kill_tree(proc)
-        elif elapsed > limits.wall_seconds:
-            outcome.timed_out = True
-            _kill_tree(proc)
-        if clock is None and clock_from is not None:  # waiting for its job: look less often
-            clock_from.wait(0.25)
-        else:
-            time.sleep(0.05)
-    return clock
-
-
-def _reap(proc: subprocess.Popen[bytes], group: cgroup.Group | None, outcome: RunOutcome) -> None:
-    """The tree killed and waited for; the cgroup's own count of memory and OOM kills."""
-    _kill_tree(proc)
-    proc.wait()
-    if proc.stdin is not None:
-        with contextlib.suppress(OSError):
-            proc.stdin.close()
-    if group is not None:  # the kernel's count: pages no process maps included
-        if group.oom_killed():
-            outcome.memory_exceeded = True
-        outcome.peak_rss = max(outcome.peak_rss, group.peak())
-        group.remove()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import bwrap
+from grader.sandbox import bwrap, watch
 from grader.sandbox.bwrap import Limits, Mount, RunOutcome, Spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -250,13 +250,13 @@ def test_the_process_tree_is_read_from_the_tree_itself() -> None:
     proc = subprocess.Popen([sys.executable, "-c", script])
     try:
         end = time.monotonic() + 10
-        while len(bwrap._tree_by_scan(proc.pid)) < 5 and time.monotonic() < end:
+        while len(watch.tree_by_scan(proc.pid)) < 5 and time.monotonic() < end:
             time.sleep(0.05)
-        scanned = sorted(bwrap._tree_by_scan(proc.pid))
+        scanned = sorted(watch.tree_by_scan(proc.pid))
         assert len(scanned) == 5, scanned  # python, sh, sleep, sleep, and the thread's sleep
-        assert sorted(bwrap._tree(proc.pid)) == scanned
+        assert sorted(watch.tree(proc.pid)) == scanned
     finally:
-        for pid in reversed(bwrap._tree(proc.pid)):
+        for pid in reversed(watch.tree(proc.pid)):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         proc.wait()
