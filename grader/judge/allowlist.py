@@ -328,6 +328,9 @@ KERNEL_DECORATORS = frozenset({"triton.jit", "triton.autotune", "triton.heuristi
 # Keyword arguments that hand the launch machinery a host function to run later, where no
 # check sees what it computes.
 HOOK_KEYWORDS = frozenset({"pre_hook", "post_hook", "launch_enter_hook", "launch_exit_hook"})
+# keywords of triton's calls that hand Triton something else to run or compile than the
+# checked source: a benchmark function, an IR file that replaces the kernel's own
+UNCHECKED_KEYWORDS = frozenset({"do_bench", "ir_override"})
 
 # --- kernel bodies ------------------------------------------------------------------------------
 # What Triton's code generator resolves as a builtin inside a @triton.jit function (less

@@ -352,6 +352,15 @@ class Checker(KernelRules):
             if attr in al.kernel_attributes():
                 return None
             return f"'.{attr}' is not Triton: inside a kernel, values are triton.language tensors"
+        if isinstance(node.value, ast.Name) and node.value.id in self.jit_names:
+            # a kernel object's own attributes are Triton's (its jit options, hooks, caches,
+            # the function it runs): host code reads only what the autotuner picked
+            if attr == "best_config":
+                return None
+            return (
+                f"'.{attr}' of the kernel '{node.value.id}' is not allowed: host code launches "
+                "a kernel and may read its best_config, nothing else of it"
+            )
         if attr in al.ANY_OBJECT or attr in self.host_ops or attr in self.config_fields:
             return None
         return f"'.{attr}' is not allowed in host code: {COMPUTE_HINT} (docs/SUBMISSIONS.md)"
@@ -364,10 +373,10 @@ class Checker(KernelRules):
 
     def v_Call(self, node: ast.Call, scopes: list[set[str]], kernel: bool) -> bool:
         for kw in node.keywords:
-            if kw.arg in al.HOOK_KEYWORDS or kw.arg == "do_bench":
+            if kw.arg in al.HOOK_KEYWORDS or kw.arg in al.UNCHECKED_KEYWORDS:
                 self.refuse(
                     kw.value,
-                    f"'{kw.arg}=' is not allowed: a hook runs host code "
+                    f"'{kw.arg}=' is not allowed: it hands Triton host code or a file to run "
                     "where no check sees it; do the work in the kernel or the entry",
                 )
         name = self.canon(node.func)

@@ -21,7 +21,80 @@ def _taken_attributes() -> frozenset[str]:
     names: set[str] = set(al.ANY_OBJECT)
     for t in (torch.Tensor, list, dict, set, str, tuple, int, float, bool, bytes):
         names |= set(dir(t))
-    return frozenset(names)
+    return frozenset(names | _triton_object_attributes())
+
+
+# Instance attributes of Triton's kernel objects (JITFunction, InterpretedFunction,
+# Autotuner, Heuristics), as Triton 3.x sets them: a config field of one of these names would
+# make `.fn`, `.cache`, `.rewriter`, `.kwargs`... an allowed attribute on the kernel object too.
+TRITON_OBJECT_FIELDS = frozenset(
+    {
+        "fn",
+        "base_fn",
+        "cache",
+        "rewriter",
+        "rewritten_fn",
+        "kwargs",
+        "pre_run_hooks",
+        "arg_names",
+        "keys",
+        "values",
+        "configs",
+        "nargs",
+        "best_config",
+        "do_not_specialize",
+        "do_not_specialize_on_alignment",
+        "device_caches",
+        "params",
+        "src",
+        "hash",
+        "noinline",
+        "debug",
+        "module",
+        "signature",
+        "starting_line_number",
+        "used_global_vals",
+        "reset_to_zero",
+        "restore_value",
+        "restore_copies",
+        "pre_hook",
+        "post_hook",
+        "perf_model",
+        "configs_top_k",
+        "early_config_prune",
+        "num_warmups",
+        "num_reps",
+        "use_cuda_graph",
+        "cache_results",
+        "bench_time",
+        "configs_timings",
+        "user_defined_pre_hook",
+        "user_defined_post_hook",
+        "do_bench",
+        "run",
+        "warmup",
+        "prune_configs",
+        "launch_metadata",
+        "repr",
+        "kernel_decorators",
+        "jit_function",
+        "ir_override",
+    }
+)
+LAUNCH_OPTIONS = frozenset({"num_warps", "num_stages", "num_ctas", "maxnreg"})
+
+
+def _triton_object_attributes() -> frozenset[str]:
+    """TRITON_OBJECT_FIELDS and what this Triton's kernel classes define (launch options, which
+    an honest config carries, excepted)."""
+    from triton.runtime import autotuner, interpreter, jit
+
+    names = set(TRITON_OBJECT_FIELDS)
+    for cls in (jit.JITFunction, jit.KernelInterface, interpreter.InterpretedFunction):
+        names |= {n for n in dir(cls) if not n.startswith("__")}
+    for cls in (autotuner.Autotuner, autotuner.Heuristics):
+        names |= {n for n in dir(cls) if not n.startswith("__")}
+    return frozenset(names - LAUNCH_OPTIONS)
 
 
 def bound_by(node: ast.AST) -> set[str]:

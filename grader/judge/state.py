@@ -14,7 +14,8 @@ from __future__ import annotations
 import ast
 
 from grader.judge import cached
-from grader.judge.defines import Defines, _own_nodes, scope_names
+from grader.judge.cached import _is_data as is_data
+from grader.judge.defines import Defines, _own_nodes, bound_by, scope_names
 from grader.judge.identity import _module_scope_bindings
 
 MUTATORS = frozenset(
@@ -146,7 +147,52 @@ def _cached_returns(d: Defines, fn: ast.FunctionDef) -> list[str]:
     # what it returns may be made in its body under another name (`buf = torch.zeros(n);
     # return buf`): a name returned, or bound from one, that holds a tensor or a container
     made = _made_and_returned(fn, d)
-    return out + [f"line {n}: {why} (made here, returned by name)" for n in made[:1]]
+    out += [f"line {n}: {why} (made here, returned by name)" for n in made[:1]]
+    if out:
+        return out
+    # and positively: each return is data (its parameters, numbers made from them, names
+    # bound only to such data), never another function's result (`return _fresh()`)
+    data = _data_names(fn, d)
+    return [
+        f"line {r.lineno}: {why} (what it returns here is not data: numbers, strings, "
+        "dtypes, None or tuples of them made from its arguments)"
+        for r in _own_nodes(fn.body)
+        if isinstance(r, ast.Return) and not is_data(r.value, d, data)
+    ][:1]
+
+
+def _data_names(fn: ast.FunctionDef, d: Defines) -> set[str]:
+    """The cached function's parameters (its callers give it data only: cached.py) and the
+    names it binds only to data, in any order (a fixpoint)."""
+    a = fn.args
+    names = {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]}
+    binds: list[tuple[set[str], ast.expr | None]] = []
+    for n in _own_nodes(fn.body):
+        if isinstance(n, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            bound = {t.id for x in targets for t in ast.walk(x) if isinstance(t, ast.Name)}
+            binds.append((bound, n.value))
+        elif isinstance(n, ast.NamedExpr):
+            binds.append(({n.target.id}, n.value))
+        elif isinstance(n, ast.For):
+            binds.append((bound_by(n.target), None))  # a loop's names: never taken as data
+        elif isinstance(n, ast.With):
+            held = [i.optional_vars for i in n.items if i.optional_vars is not None]
+            binds.append(({t for x in held for t in bound_by(x)}, None))
+    tainted: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for bound, value in binds:
+            ok = value is not None and is_data(value, d, names - tainted)
+            for name in bound:
+                if not ok and name not in tainted:
+                    tainted.add(name)
+                    changed = True
+                elif ok and name not in names and name not in tainted:
+                    names.add(name)
+                    changed = True
+    return names - tainted
 
 
 def _made_and_returned(fn: ast.FunctionDef, d: Defines) -> list[int]:

@@ -16,7 +16,7 @@ from grader.sandbox.bwrap import Limits, probe
 from tests.security.redteam28.run import header
 
 HERE = Path(__file__).resolve().parent
-DIRS = ("redteam28", "redteam34", "redteam36")  # 36: the 2026-12-03 session's red team
+DIRS = ("redteam28", "redteam34", "redteam36", "redteam36b")  # 36, 36b: 2026-12-03
 FILES = sorted(p for d in DIRS for p in (HERE / d).glob("*.py") if p.name != "run.py")
 
 NOT_FIXED = {

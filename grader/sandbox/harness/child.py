@@ -198,6 +198,7 @@ def main() -> int:
     if submission is not None:
         STATE["module"] = module
         STATE["print"] = state_print(module)
+        counter.remember(module)
     mark = _phase(out, "start", started)
 
     if not job.get("profile"):

@@ -21,6 +21,7 @@ decided by the parent, which compares the returned bytes with a reference the ch
 from __future__ import annotations
 
 import contextlib
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -238,6 +239,23 @@ class LaunchCounter:
         self.record = False
         self.launched: dict[str, Any] = {}
         self._sent = 0
+        self.as_imported: dict[int, str] = {}  # id(kernel object) -> its launch state
+
+    def remember(self, module: Any) -> None:
+        """Each kernel object of the module, as import left it (`changed_since_import`)."""
+        from triton.runtime.jit import KernelInterface
+
+        todo = [v for v in vars(module).values() if isinstance(v, KernelInterface)]
+        while todo:
+            k = todo.pop()
+            self.as_imported[id(k)] = _launch_state(k)
+            inner = getattr(k, "fn", None)
+            if isinstance(inner, KernelInterface):
+                todo.append(inner)
+
+    def changed_since_import(self, kernel: Any) -> bool:
+        was = self.as_imported.get(id(kernel))
+        return was is not None and _launch_state(kernel) != was
 
     def note(self, spec: dict[str, Any]) -> None:
         key = repr(spec)
@@ -284,6 +302,13 @@ class LaunchCounter:
                 why = "a kernel with pre_run_hooks: no host code runs inside a launch"
                 counter.refused.append(why)
                 raise LaunchError(why)
+            if counter.changed_since_import(self_):
+                why = (
+                    "a kernel object changed since import (its jit options or hooks): host "
+                    "code keeps no state, and the compile check reads what the file declared"
+                )
+                counter.refused.append(why)
+                raise LaunchError(why)
             counter.touched.update(fed)
             if counter.record and len(counter.launched) <= MAX_LAUNCHED:
                 counter.note(specialization(self_, args, kwargs))
@@ -298,7 +323,9 @@ class LaunchCounter:
                         with contextlib.ExitStack() as stack:
                             for mode in modes:
                                 stack.enter_context(mode)
-                            return grid(meta)
+                            # a read-only copy: the launch runs with the arguments checked
+                            # above, whatever the grid function does with its `meta`
+                            return grid(types.MappingProxyType(dict(meta)))
                     finally:
                         _LAUNCHING[0] = launching
 
@@ -307,6 +334,16 @@ class LaunchCounter:
                 return run(self_, *args, **kwargs)
 
         return guarded_run
+
+
+# What a launch reads of a kernel object that the file could change: its jit options (the
+# compile check's specialization reads do_not_specialize), hooks and argument names.
+LAUNCH_STATE = ("kwargs", "do_not_specialize", "do_not_specialize_on_alignment", "arg_names")
+
+
+def _launch_state(kernel: Any) -> str:
+    own = getattr(kernel, "__dict__", {})
+    return repr([(k, own.get(k)) for k in LAUNCH_STATE if k in own])
 
 
 def _current_modes() -> list[Any]:

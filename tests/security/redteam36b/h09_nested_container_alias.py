@@ -1,0 +1,28 @@
+# expect: runtime_error|forbidden|compile_error|wrong_answer
+"""Probe (state): a list inside a module-level dict, reached by a subscript read (allowed) and
+changed through the local alias (not seen statically); the fingerprint should catch it."""
+import torch
+import triton
+import triton.language as tl
+
+TABLE = {"seen": []}
+
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, x_stride, y_stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    v = tl.load(x_ptr + row * x_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    e = tl.exp(v - tl.max(v, 0))
+    tl.store(y_ptr + row * y_stride + cols, (e / tl.sum(e, 0)).to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def softmax_triton(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    seen = TABLE["seen"]
+    seen.append(n_cols)
+    softmax_kernel[(n_rows,)](x, y, n_cols, x.stride(0), y.stride(0),
+                              BLOCK=triton.next_power_of_2(n_cols))
+    return y
