@@ -161,7 +161,10 @@ def owner(
     spans = [sp for sp in (spans or []) if sp[1] <= start]
     named = outside_closed(b, [m for m in ms if m.what], start)
     before = [m for m in named if m.end <= start]
-    side = _parenthesised(b, named, start)
+    mine = _owner_in_parenthesis(b, named, start, end)
+    if mine is not None:  # "(110 µs el mío)", "(244 MB for the naive version)"
+        return mine, "named in its parenthesis"
+    side = _after_compared(b, named, start) or _parenthesised(b, named, start)
     if side is not None:
         return side, "its side of the comparison"
     own = _in_parenthesis(b, named, start)
@@ -315,6 +318,34 @@ def _holds_figure(b: str, m: Mention) -> bool:
     """A name opening a parenthesis with its own figure: '(la versión ingenua, 1,02 GB)'."""
     p = _paren_at(b, m.start)
     return p is not None and bool(re.search(r"\d", b[m.end : p[1]]))
+
+
+def _owner_in_parenthesis(b: str, named: list[Mention], start: int, end: int) -> str | None:
+    """A number in a parenthesis with its owner named right after it, inside it."""
+    p = _paren_at(b, start)
+    if p is None:
+        return None
+    after = [m for m in named if m.start >= end and m.end <= p[1]]
+    if not after:
+        return None
+    gap = b[end : after[0].start]
+    if len(gap) > 30 or re.search(r"\d", gap) or _BREAK.search(gap):
+        return None
+    return after[0].what if (not gap.strip() or LANG.link_after.match(gap)) else None
+
+
+def _after_compared(b: str, named: list[Mention], start: int) -> str | None:
+    """'5.20× faster than the naive version (353 µs)': a parenthesis right after the
+    compared-with name, with no contrast in it, holds that name's figure."""
+    p = _paren_at(b, start)
+    if p is None or CONTRAST.search(b[p[0] : p[1]]) or re.search(r"\d", b[p[0] + 1 : start]):
+        return None
+    if re.search(r"\d", re.sub(r"^[\d.,]+", "", b[start : p[1]])):
+        return None  # '(35.18 GB … 262 MB)': a pair, read as one
+    last = [m for m in named if m.end <= p[0]]
+    if last and last[-1].compared and not b[last[-1].end : p[0]].strip():
+        return last[-1].what
+    return None
 
 
 def _in_parenthesis(b: str, named: list[Mention], start: int) -> str | None:

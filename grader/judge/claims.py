@@ -21,19 +21,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from grader.judge import numbers, rendered
+from grader.judge import numbers, rendered, scope
 from grader.judge.attribution import (
     DIM_HINT,
     WORD_DIM,
     Mention,
     _linked,
     case_mentions,
-    case_of,
     clause_end,
     clause_start,
     compared_with,
     mentions,
-    nearest,
     owner,
     ratio_owner,
     resolve,
@@ -162,11 +160,11 @@ def read_sentence(
     )
     ms = mentions(b)
     nb = _blank(b, [(m.start, m.end) for m in ms if not m.pronoun])
-    geomean = bool(LANG.geomean.search(s))
     claims: list[Claim] = []
     prev_end = -1
     found = numbers.find(nb, mark)
     spans = [(n.start, n.end) for n in found]
+    places = scope.sites(b, spans, shapes, dtypes, cases, hints)
     subject = resolve(b, ms, context, spans)
     for n in found:
         c = Claim(
@@ -174,17 +172,19 @@ def read_sentence(
             value=n.value,
             quantity=n.quantity,
             sentence=sentence,
-            geomean=geomean,
             relation=n.relation,
             high=n.high,
         )
         _relation(c, b, n)
         _quantity(c, b, n, metrics, max(prev_end, 0))
-        _where(c, b, n, shapes, dtypes, cases, hints)
         _whose(c, b, ms, n, prev_end, context, found)
+        _where(c, scope.where(b, n.start, n.end, places, spans))
         prev_end = n.end
         claims.append(c)
-    claims += comparisons(sentence, b, ms, claims, context)
+    for q in comparisons(sentence, b, ms, claims, context):
+        at = max(b.find(q.quote.lower()), 0)
+        _where(q, scope.where(b, at, at + len(q.quote), places, spans))
+        claims.append(q)
     claims += single_kernel(sentence, b, ms, claims, context, spans)
     told = [c.subject for c in claims if c.subject and not c.unread]
     spoken = topic(b, ms, spans, told)
@@ -296,20 +296,37 @@ _OF_IMPL = re.compile(
 
 
 def _direction(b: str, n: numbers.Num, prev: int) -> str | None:
-    """'reads 134 MB and writes 110 MB': the verb of the number's own part of the clause
-    (before it, since the number before; in Korean after it: '134 MB를 읽고')."""
+    """'reads 134 MB and writes 110 MB', '134 MB read and 110 MB written', '(읽기 134 MB,
+    쓰기 110 MB)', '134 MB를 읽고': a label written right after the number is its own, then
+    one right before it; else the verb of the number's own part of the clause (before it,
+    since the number before; in Korean after it). A parenthesis after the number holds its
+    own figures' labels: '총 244 MB(읽기 134 MB)' is the total."""
     lo, hi = clause_start(b, n.start), clause_end(b, n.end)
     before = b[max(lo, prev, n.start - 50) : n.start]
     nxt = numbers.NUMBER.search(b, n.end)
-    after = b[n.end : min(hi, nxt.start() if nxt else hi, n.end + 30)]
+    after = b[n.end : min(hi, nxt.start() if nxt else hi, n.end + 30)].split("(")[0]
+    for label in (_LABEL_AFTER.match(after), _LABEL_BEFORE.search(before)):
+        if label is not None:
+            return _label(label.group(1))
     parts = [after, before] if re.search(r"[\uac00-\ud7a3]", b) else [before, after]
     for part in parts:
-        read, write = bool(LANG.read.search(part)), bool(LANG.write.search(part))
-        if read != write:
-            return "read" if read else "write"
-        if read and write:
-            return None
+        found = _label(part)
+        if found != "":
+            return found
     return None
+
+
+def _label(part: str) -> str | None:
+    """'read', 'write', None (both named) or '' (neither)."""
+    read, write = bool(LANG.read.search(part)), bool(LANG.write.search(part))
+    if read != write:
+        return "read" if read else "write"
+    return None if read else ""
+
+
+_LABEL = r"((?:" + LANG.read.pattern + "|" + LANG.write.pattern + r")\w*)"
+_LABEL_AFTER = re.compile(r"\s*(?:(?:of |de )?(?:dram )?bytes? )?" + _LABEL + r"(?![\w])")
+_LABEL_BEFORE = re.compile(r"(?:^|[\s(,])(읽기|쓰기|lectura|escritura|reads?|writes?)\s*[:=]?\s*$")
 
 
 def _nearest_cue(before: str, after: str, names: list[str]) -> str | None:
@@ -350,24 +367,11 @@ def _classify(c: Claim, before: str, after: str) -> None:
         c.quantity, c.percent_form = "traffic_ratio", "less"
 
 
-def _where(
-    c: Claim,
-    b: str,
-    n: numbers.Num,
-    shapes: list[Mention],
-    dtypes: list[Mention],
-    cases: list[Mention],
-    hints: list[Mention],
-) -> None:
-    near = nearest(shapes, n.start, n.end)
-    if near:
-        c.dims = [int(x) for x in re.findall(r"\d+", near.what)]
-    dt = nearest(dtypes, n.start, n.end)
-    if dt:
-        c.dtype = dt.what
-    c.shape_name = case_of(b, cases, n.start, n.end)
-    hint = nearest(hints, n.start, n.end)
-    c.dim_hint = int(hint.what) if hint else None
+def _where(c: Claim, at: scope.Where) -> None:
+    c.dims, c.dtype, c.shape_name, c.dim_hint = at.dims, at.dtype, at.shape_name, at.dim_hint
+    c.geomean = at.geomean
+    if at.unread and not c.unread:
+        c.unread = at.unread
 
 
 def _whose(

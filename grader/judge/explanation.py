@@ -108,8 +108,8 @@ def _where(c: Claim, cite: Citable) -> str:
 
 
 def _at_shape(c: Claim, cite: Citable, pool: list[Fact]) -> list[Fact]:
-    """The facts at the shape and dtype the claim names; none named: the course's shape (and,
-    for a speedup, also the geometric mean)."""
+    """The facts at the shape and dtype the claim names; none named: the course's shape (the
+    geometric mean only where the claim's own clause names it)."""
     if c.geomean and c.quantity in ("speedup", "ratio"):
         return [f for f in pool if f.shape_name == facts.GEOMEAN]
     shaped = [f for f in pool if f.shape_name != facts.GEOMEAN]
@@ -120,10 +120,7 @@ def _at_shape(c: Claim, cite: Citable, pool: list[Fact]) -> list[Fact]:
         if any(c.dim_hint in f.shape for f in cite.facts):
             return [f for f in hinted if c.dtype is None or f.dtype == c.dtype]
     if not c.dims and not c.dtype:
-        here = [f for f in shaped if f.shape_name == cite.shape_name]
-        if c.quantity in ("speedup", "ratio"):
-            here += [f for f in pool if f.shape_name == facts.GEOMEAN]
-        return here
+        return [f for f in shaped if f.shape_name == cite.shape_name]
     dims, dtype = c.dims, c.dtype
     if dims is not None and dtype is None and dims == cite.shape:
         dtype = cite.dtype

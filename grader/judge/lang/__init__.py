@@ -80,6 +80,7 @@ class Lang:
     write: re.Pattern[str]
     single_kernel: re.Pattern[str]
     geomean: re.Pattern[str]
+    course_shape: re.Pattern[str]
     rows: str
     cols: str
     words: dict[str, float]
@@ -136,6 +137,7 @@ def _build() -> Lang:
         write=_c("write"),
         single_kernel=_c("single_kernel"),
         geomean=_c("geomean"),
+        course_shape=_c("course_shape"),
         rows=alt(merged("rows")),
         cols=alt(merged("cols")),
         words=words,

@@ -145,7 +145,7 @@ TABLE: dict[str, object] = {
     "multipliers": {"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9},
     "ratio_units": [r"×", r"x", r"times", r"-fold", r"fold"],
     "faster": [r"faster", r"quicker", r"speed[- ]?ups?", r"outperforms?", r"beats?", r"wins?"],
-    "slower": [r"slower", r"longer", r"loses? to"],
+    "slower": [r"slower", r"longer", r"loses? to", r"(?:times )?as long as"],
     "less": [r"less", r"fewer", r"smaller", r"lower", r"reduc\w*", r"cuts?", r"saves?"],
     "more": [r"more", r"larger", r"higher", r"greater"],
     "same": [r"the same", r"as much", r"as many", r"equal"],
@@ -215,6 +215,8 @@ TABLE: dict[str, object] = {
     "cues": {
         "speed": [
             r"faster",
+            r"takes?",
+            r"as long as",
             r"slower",
             r"speed[- ]?ups?",
             r"speed",
@@ -261,6 +263,10 @@ TABLE: dict[str, object] = {
     "write": [r"writes?", r"written", r"wrote", r"stores?", r"stored"],
     "kernel_words": [r"kernels?", r"kernel launches", r"launches"],
     "single_kernel": [r"(?:one|a single|a single fused|one fused|only one) kernel(?! launch)"],
+    "course_shape": [
+        r"(?:the )?course(?:'s)? shape",
+        r"(?:the )?course(?:'s)? (?:size|input|case)",
+    ],
     "geomean": [
         r"geo(?:metric)?[- ]?mean",
         r"geomean",

@@ -149,7 +149,7 @@ TABLE: dict[str, object] = {
     "multipliers": {"mil": 1000, "millones": 1e6, "millón": 1e6},
     "ratio_units": [r"veces", r"×", r"x"],
     "faster": [r"m[aá]s r[aá]pid[oa]s?", r"aceleraci[oó]n", r"speedup", r"gana", r"supera"],
-    "slower": [r"m[aá]s lent[oa]s?", r"pierde"],
+    "slower": [r"m[aá]s lent[oa]s?", r"pierde", r"(?:veces )?lo que tarda\w*"],
     "less": [r"menos", r"menor", r"reduc\w*", r"ahorr\w*", r"recort\w*"],
     "more": [r"m[aá]s", r"mayor"],
     "same": [r"(?:el|la|lo) mism[oa]", r"igual"],
@@ -211,6 +211,7 @@ TABLE: dict[str, object] = {
     "cues": {
         "speed": [
             r"r[aá]pid[oa]s?",
+            r"tarda\w*",
             r"lent[oa]s?",
             r"aceleraci[oó]n",
             r"speedup",
@@ -265,6 +266,11 @@ TABLE: dict[str, object] = {
         r"un kernel"
         r" (?:[uú]nico|solo)",
         r"una sola pasada de kernel",
+    ],
+    "course_shape": [
+        r"(?:la )?forma del curso",
+        r"(?:el )?tama[nñ]o del curso",
+        r"(?:el )?caso del curso",
     ],
     "geomean": [r"media geom[eé]trica", r"(?:en|sobre) todas las formas"],
     "rows": [r"filas?"],

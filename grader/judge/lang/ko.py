@@ -96,7 +96,7 @@ TABLE: dict[str, object] = {
         r"앞선",
         r"앞섭",
     ],
-    "slower": [r"느리", r"느린", r"느려", r"느립", r"느림"],
+    "slower": [r"느리", r"느린", r"느려", r"느립", r"느림", r"더 오래 걸"],
     "less": [r"적", r"줄", r"감소", r"절감", r"덜"],
     "more": [r"많", r"더 많", r"증가"],
     "same": [r"같", r"동일"],
@@ -142,6 +142,7 @@ TABLE: dict[str, object] = {
     "disowned": [r"동의하지 않", r"동의하지 못", r"동의 안", r"틀렸", r"틀린 말", r"사실이 아닙"],
     "cues": {
         "speed": [
+            r"오래 걸",
             r"빠르",
             r"빠른",
             r"빨라",
@@ -191,6 +192,7 @@ TABLE: dict[str, object] = {
         r"커널 한 개",
         r"한 번의 커널",
     ],
+    "course_shape": [r"강의\s?(?:shape|형상|형태|크기|모양)"],
     "geomean": [r"기하 ?평균", r"모든 (?:형상|크기|모양)"],
     "rows": [r"행"],
     "cols": [r"열", r"열의", r"원소"],
