@@ -195,17 +195,17 @@ def test_clean_walks_a_header_keys_included_and_stops_at_depth() -> None:
 # ---------------------------------------------------------------- the child's label
 
 
-def _guards() -> Any:
+def _forcer() -> Any:
     sys.path.insert(0, str(Path(job.HARNESS_DIR).parent))
     try:
-        from harness import guards  # the module the child runs
+        from harness import forcer  # the module the child runs (the config forcer's labels)
     finally:
         sys.path.pop(0)
-    return guards
+    return forcer
 
 
 def test_config_label_is_one_line_from_reprs() -> None:
-    label = _guards().label
+    label = _forcer().label
     honest = SimpleNamespace(kwargs={"BLOCK_SIZE": 256}, num_warps=2, num_stages=3)
     assert label(honest) == "BLOCK_SIZE=256, num_warps=2"
     hostile = SimpleNamespace(
