@@ -122,7 +122,9 @@ def viewed(
         return result
     deadline = effective(session, cp) if cp is not None else None
     until = (
-        deadline.shown(deadline.due) if deadline else "the checkpoint's due time (none is set yet)"
+        f"the due time, {deadline.shown(deadline.due)}"
+        if deadline
+        else "the due time (none is set yet)"
     )
     return withhold_hidden(result, until)
 
