@@ -193,6 +193,11 @@ class CheckpointDef(BaseModel):
     deadline: DeadlineSpec | None = None
     # Output poison for float outputs; the harness fills every fresh allocation with it.
     poison: float = float("nan")
+    # What in this checkpoint's computation can cause a kind of wrong output, said after such
+    # a failure and only on this checkpoint (a hint applies where its cause can occur: an
+    # overflowed exp() on softmax, never on a vector add). Keys: "nan" (NaN where the reference
+    # is finite), "inf", "values" (outside the tolerance), "shape".
+    hints: dict[Literal["nan", "inf", "values", "shape"], str] = Field(default_factory=dict)
     # The kinds of input timed rounds draw from, one per round at random (the plain draw, with
     # no params, is always one of them): whatever the cases exercise, so that an answer right
     # only on benign inputs is wrong on the rounds that draw the others.
@@ -264,6 +269,12 @@ class CaseResult(BaseModel):
     config: str | None = None
     # a hidden case's (CaseSpec.hidden): shown to a student only after the due time
     hidden: bool = False
+    # what was wrong, in words that show nothing of the case (judge/compare.FAILURES' keys:
+    # shape, nan, inf, values, error, crashed), so a withheld case can still say it
+    failure: str = ""
+    # elements NaN or infinite where the reference is not (or the other way round): these have
+    # no error to say, so a view says "NaN" rather than the finite elements' max_abs_err
+    nonfinite: int = 0
 
 
 class ConfigResult(BaseModel):

@@ -21,7 +21,7 @@ from grader.checkpoints import Checkpoint
 from grader.gpu import benchmark, gpu_stage, turns
 from grader.judge import budget, kernel_check, rubric
 from grader.judge.collect import Collector
-from grader.judge.evaluate import Evaluation, evaluate
+from grader.judge.evaluate import Evaluation, Hints, evaluate
 from grader.judge.static import StaticReport, check
 from grader.models import GradeResult, Verdict
 from grader.options import GradeOptions
@@ -29,7 +29,7 @@ from grader.plan.runs import PlannedRun
 from grader.plan.shapes import BenchShape
 from grader.sandbox import bwrap, cgroup, early, folders, job, problem
 from grader.sandbox.harness import interp_bf16
-from grader.text import cap_json
+from grader.text import cap_json, server_paths_hidden
 
 log = logging.getLogger(__name__)
 # Every autotune config is checked on every case. Outputs up to this size come back whole for
@@ -368,8 +368,16 @@ def _plan_and_publish(
 def _judge(g: _Grading, ran: _Ran) -> tuple[GradeResult, list[str] | None]:
     """The verdict from what the child gave; on a GPU, for a correct run, the GPU stage and
     the reasons level 3 is not given (None: no GPU stage)."""
+    d = g.checkpoint.definition
+    declared: dict[str, str] = {str(k): v for k, v in d.hints.items()}
+    hints = Hints(declared, poison_nan=d.poison != d.poison)  # NaN: itself unequal
     ev = evaluate(
-        ran.runs, ran.collector.result, ran.outcome, g.options.show_hidden, g.device == "cpu"
+        ran.runs,
+        ran.collector.result,
+        ran.outcome,
+        g.options.show_hidden,
+        g.device == "cpu",
+        hints,
     )
     if ran.compiled is not None:
         ev.verdict = kernel_check.apply(ev.verdict, ev.messages, ran.compiled)
@@ -459,8 +467,10 @@ def _result(
     sandboxed: bool,
     cap: int | None,
 ) -> GradeResult:
-    kept = cap_json(outcome.output, budget.STDOUT_BYTES - 120)  # counted after escaping
-    dropped = outcome.output_total > options.limits.output_bytes or kept != outcome.output
+    # the server's folders left out of what a student sees (a warning's file:line)
+    output = server_paths_hidden(outcome.output)
+    kept = cap_json(output, budget.STDOUT_BYTES - 120)  # counted after escaping
+    dropped = outcome.output_total > options.limits.output_bytes or kept != output
     return GradeResult(
         checkpoint=checkpoint.id,
         verdict=ev.verdict,

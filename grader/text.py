@@ -106,3 +106,39 @@ def cap_json(s: str, max_bytes: int) -> str:
         else:
             hi = mid - 1
     return s[:lo] + "…" if room >= 0 else ""
+
+
+def _server_paths() -> list[tuple[str, str]]:
+    """Folders of this server a child's output may name (a warning's `file:line`), each with
+    what is shown instead: the venv's packages, the Python it runs, kgrade's own checkout, the
+    harness inside the sandbox. Longest first, so a package's path is not shown as the venv's."""
+    import sys
+    import sysconfig
+    from pathlib import Path
+
+    paths = sysconfig.get_paths()
+    pairs = [
+        (paths["purelib"], "<site-packages>"),
+        (paths["platlib"], "<site-packages>"),
+        (paths["stdlib"], "<python>"),
+        (sys.prefix, "<python>"),
+        (sys.base_prefix, "<python>"),
+        (str(Path(__file__).resolve().parents[1]), "<kgrade>"),
+        ("/kgrade/harness", "<kgrade>/harness"),
+    ]
+    seen: dict[str, str] = {}
+    for path, shown in pairs:
+        for p in {path, str(Path(path).resolve())}:
+            if len(p) > 1:
+                seen.setdefault(p.rstrip("/"), shown)
+    return sorted(seen.items(), key=lambda kv: -len(kv[0]))
+
+
+def server_paths_hidden(text: str) -> str:
+    """`text` (the child's captured output) without this server's folders: a RuntimeWarning
+    of Triton's interpreter read `/srv/kgrade/.venv/lib/python3.11/site-packages/triton/
+    runtime/interpreter.py:599: …` on a correct kernel's page; now `<site-packages>/triton/
+    runtime/interpreter.py:599: …`."""
+    for path, shown in _server_paths():
+        text = text.replace(path, shown)
+    return text

@@ -65,6 +65,8 @@ def _report(sub: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(sub["result"] if sub.get("result") else sub, indent=2))
         return
+    if sub.get("late"):  # as the page marks it beside its heading
+        print(f"submission {sub['id']}: late (made after the due time)")
     if sub.get("regrade"):
         print(f"submission {sub['id']}: being regraded (regrade {sub['regrade']})")
     if sub.get("result"):
@@ -123,8 +125,6 @@ def cmd_submit(args: argparse.Namespace) -> int:
         sub = poll(f"/api/submissions/{sub['id']}")
     if not args.json:
         print(file=sys.stderr)
-        if sub.get("late"):
-            print(f"submission {sub['id']} was late: made after the due time", file=sys.stderr)
     _report(sub, args.json)
     return 0
 

@@ -120,7 +120,13 @@ def viewed(
     """A stored result as `user` may see it now."""
     if not result or hidden_shown(session, user, cp):
         return result
-    return withhold_hidden(result)
+    deadline = effective(session, cp) if cp is not None else None
+    until = (
+        f"the due time, {deadline.shown(deadline.due)}"
+        if deadline
+        else "the due time (none is set yet)"
+    )
+    return withhold_hidden(result, until)
 
 
 def submission_result(

@@ -25,6 +25,25 @@ class CaseGroup:
     crashed: bool = False  # the process died during one of this case's calls
     worst: float | None = None
     message: str = ""
+    hidden: bool = False  # a hidden case, withheld (its shape and dtype are None)
+    nonfinite: int = 0  # the most NaN/inf mismatches one wrong call had
+    failed_worst: float | None = None  # the worst error among the wrong calls only
+
+    @property
+    def error(self) -> str:
+        """The "max abs err" cell: a wrong case's own error (a NaN or infinity mismatch said as
+        one, never as the finite elements' 0.00e+00, nor a right call's error beside it)."""
+        if self.nonfinite:
+            return f"NaN/inf in {self.nonfinite} element{'s' if self.nonfinite > 1 else ''}"
+        worst = self.failed_worst if self.failed else self.worst
+        return f"{worst:.2e}" if worst is not None else ""
+
+    @property
+    def shape_text(self) -> str:
+        """Its shape as a tuple, or why none is shown (never "None")."""
+        if self.shape is not None:
+            return str(tuple(self.shape))
+        return "hidden until the due time" if self.hidden else ""
 
     @property
     def passed(self) -> bool:
@@ -55,7 +74,7 @@ def group(cases: list[CaseResult]) -> list[CaseGroup]:
     groups: dict[str, CaseGroup] = {}
     died = False
     for c in cases:
-        g = groups.setdefault(c.name, CaseGroup(c.name, c.shape, c.dtype))
+        g = groups.setdefault(c.name, CaseGroup(c.name, c.shape, c.dtype, hidden=c.hidden))
         g.calls += 1
         if not c.passed and c.message == MISSING:
             if died:
@@ -66,6 +85,11 @@ def group(cases: list[CaseResult]) -> list[CaseGroup]:
         elif not c.passed:
             g.failed += 1
             g.message = g.message or c.message
+            g.nonfinite = max(g.nonfinite, c.nonfinite)
+            if c.max_abs_err is not None and (
+                g.failed_worst is None or c.max_abs_err > g.failed_worst
+            ):
+                g.failed_worst = c.max_abs_err
         if c.max_abs_err is not None and (g.worst is None or c.max_abs_err > g.worst):
             g.worst = c.max_abs_err
     return list(groups.values())

@@ -168,16 +168,8 @@ class Collector:
         meta = header.get("tensor")
         if meta == want and size == numel * ref.element_size():
             return True
-        got = (
-            f"{meta.get('dtype')} {tuple(meta.get('shape') or ())}"
-            if isinstance(meta, dict) and isinstance(meta.get("shape"), list)
-            else repr(meta)[:80]
-        )
-        message = (
-            f"the entry's output was announced as {got} ({size} bytes), expected "
-            f"{want['dtype']} {tuple(want['shape'])} ({numel * ref.element_size()} bytes)"
-        )
-        bad = Comparison(False, None, message)
+        message = _announced_wrong(meta, want, sampled=bool(sampled))
+        bad = Comparison(False, None, message, "shape")
         if kind == "result":
             rec = Record(self.runs[header["run"]], _config_label(header), comparison=bad)
             rec.launches = int(header.get("launches") or 0)
@@ -280,7 +272,9 @@ class Collector:
             rnd = int(header.get("round", -1))
             refs = self.bench_refs[shape]
             if kind == "bench_bad_output":
-                cmp = Comparison(False, None, "the entry returned something other than a Tensor")
+                cmp = Comparison(
+                    False, None, "the entry returned something other than a Tensor", "shape"
+                )
             else:
                 ref = refs[rnd % len(refs)]
                 out = wire.decode_tensor(header.get("tensor"), payload)
@@ -309,7 +303,7 @@ class Collector:
         elif kind == "bad_output":
             said = untrusted(header.get("message"), 200)
             rec.comparison = Comparison(
-                False, None, f"the entry must return a plain torch.Tensor; it {said}"
+                False, None, f"the entry must return a plain torch.Tensor; it {said}", "shape"
             )
         else:
             out = wire.decode_tensor(header.get("tensor"), payload)
@@ -328,8 +322,34 @@ class Collector:
         ref = run.reference
         assert run.sample is not None
         if not isinstance(full, dict) or full.get("shape") != list(ref.shape):
-            return Comparison(False, None, f"expected shape {tuple(ref.shape)}, got {full}")
+            got = (
+                tuple(full["shape"])
+                if isinstance(full, dict) and isinstance(full.get("shape"), list)
+                else untrusted(str(full), 80)
+            )
+            return Comparison(
+                False, None, f"wrong shape: expected {tuple(ref.shape)}, got {got}", "shape"
+            )
         if full.get("dtype") != str(ref.dtype).removeprefix("torch."):
             got = untrusted(full.get("dtype"), 40)
-            return Comparison(False, None, f"expected dtype {ref.dtype}, got {got}")
+            want = str(ref.dtype).removeprefix("torch.")
+            return Comparison(False, None, f"wrong dtype: expected {want}, got {got}", "shape")
         return compare_sampled(out, ref, run.sample, tol)
+
+
+def _announced_wrong(meta: Any, want: dict[str, Any], sampled: bool) -> str:
+    """The output's shape or dtype, as the child announced it, said plainly against the
+    reference's: "wrong shape: expected (33, 37), got (37, 33)" (it used to read "the entry's
+    output was announced as float32 (37, 33) (4884 bytes), expected …")."""
+    expected = f"{want['dtype']} {tuple(want['shape'])}"
+    if not (isinstance(meta, dict) and isinstance(meta.get("shape"), list)):
+        return f"the entry's output could not be read as a tensor (expected {expected})"
+    shape, dtype = tuple(meta.get("shape") or ()), untrusted(str(meta.get("dtype")), 40)
+    what = f"{'the sampled elements' if sampled else 'the output'}"
+    if shape != tuple(want["shape"]) and dtype != want["dtype"]:
+        return f"wrong shape and dtype: expected {expected}, got {dtype} {shape} ({what})"
+    if shape != tuple(want["shape"]):
+        return f"wrong shape: expected {tuple(want['shape'])}, got {shape} ({what}, {dtype})"
+    if dtype != want["dtype"]:
+        return f"wrong dtype: expected {want['dtype']}, got {dtype} ({what}, shape {shape})"
+    return f"the output's size in bytes does not match its {expected} (expected {expected})"

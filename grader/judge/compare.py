@@ -21,6 +21,12 @@ class Comparison:
     passed: bool
     max_abs_err: float | None
     message: str
+    # what was wrong, for views that may not show the message (a hidden case): the keys of
+    # grader/judge/hidden.FAILURES
+    kind: str = ""
+    # elements NaN or infinite where the reference is not, or the other way round: no error
+    # can be said for them (a "max abs err" of the finite ones alone read as 0 on a page)
+    nonfinite: int = 0
 
 
 def _where(shape: tuple[int, ...], flat_index: int) -> str:
@@ -46,7 +52,7 @@ def compare_sampled(
     """Compare a sample of an output (the elements at `positions` of the flattened output,
     positions chosen secretly by the parent) with the same elements of the reference."""
     if values.shape != positions.shape:
-        return Comparison(False, None, "the sampled output has the wrong size")
+        return Comparison(False, None, "the sampled output has the wrong size", "shape")
     picked = ref.flatten()[positions]
     result = compare(values, picked, tol, positions=positions, shape=tuple(ref.shape))
     if result.message:
@@ -65,9 +71,16 @@ def compare(
     """allclose with NaN and ±Inf required to match exactly, and a message that points at the
     first wrong element (of `shape`, through `positions`, when comparing a sample)."""
     if tuple(out.shape) != tuple(ref.shape):
-        return Comparison(False, None, f"expected shape {tuple(ref.shape)}, got {tuple(out.shape)}")
+        return Comparison(
+            False,
+            None,
+            f"wrong shape: expected {tuple(ref.shape)}, got {tuple(out.shape)}",
+            "shape",
+        )
     if out.dtype != ref.dtype:
-        return Comparison(False, None, f"expected dtype {ref.dtype}, got {out.dtype}")
+        return Comparison(
+            False, None, f"wrong dtype: expected {ref.dtype}, got {out.dtype}", "shape"
+        )
     if ref.numel() == 0:
         return Comparison(True, 0.0, "")
     full_shape = shape if shape is not None else tuple(ref.shape)
@@ -127,25 +140,27 @@ def _explain(
         count = int(bad_nan.sum())
         if bool(o_nan[i]):
             what = (
-                f"{count} element(s) are NaN where the reference is finite (first at "
-                f"{where(i)}, expected {_fmt(float(r[i]))}). Outputs are pre-filled with "
-                "NaN, so an element your kernel never wrote shows up as NaN; so does an exp() "
-                "that overflowed"
+                f"{count} of {r.numel()} elements are NaN where the reference is finite (first "
+                f"at {where(i)}, expected {_fmt(float(r[i]))})"
             )
         else:
             what = (
-                f"{count} element(s) should be NaN but are not (first at {where(i)}, "
-                f"got {_fmt(float(o[i]))})"
+                f"{count} of {r.numel()} elements should be NaN but are not (first at "
+                f"{where(i)}, got {_fmt(float(o[i]))})"
             )
-        return Comparison(False, None, what)
+        return Comparison(False, None, what, "nan", count)
     bad_inf = (o_inf | r_inf) & (o != r)
     if bool(bad_inf.any()):
         i = int(torch.nonzero(bad_inf)[0])
+        count = int(bad_inf.sum())
         return Comparison(
             False,
             None,
-            f"infinity mismatch at {where(i)}: expected {_fmt(float(r[i]))}, "
-            f"got {_fmt(float(o[i]))}",
+            f"{count} of {r.numel()} elements are infinite where the reference is not, or the "
+            f"other way round (first at {where(i)}: expected {_fmt(float(r[i]))}, "
+            f"got {_fmt(float(o[i]))})",
+            "inf",
+            count,
         )
     limit = tol.atol + tol.rtol * r.abs()
     wrong = finite & (err > limit)
@@ -158,5 +173,6 @@ def _explain(
             f"{count} of {r.numel()} elements outside atol={tol.atol:g}, rtol={tol.rtol:g} "
             f"(max abs error {_fmt(max_err)}; first at {where(i)}: expected "
             f"{_fmt(float(r[i]))}, got {_fmt(float(o[i]))})",
+            "values",
         )
     return Comparison(True, max_err if math.isfinite(max_err) else None, "")

@@ -13,10 +13,31 @@ from typing import Any
 
 from grader.judge.casegroups import MISSING
 from grader.judge.collect import Collected, Record
+from grader.judge.hidden import withheld_message
 from grader.models import CaseResult, ConfigResult, Verdict
 from grader.plan.runs import PlannedRun
 from grader.sandbox.bwrap import RunOutcome
 from grader.text import untrusted
+
+
+@dataclass
+class Hints:
+    """The causes a wrong output's kind can have on this checkpoint, said after such a
+    failure: only where they can apply (a hint on every NaN named an overflowed exp() on a
+    vector add). The unwritten-element cause is said where the poison shows it (NaN)."""
+
+    declared: dict[str, str] = dataclasses.field(default_factory=dict)  # CheckpointDef.hints
+    poison_nan: bool = True
+
+    def lines(self, cases: list[CaseResult]) -> list[str]:
+        kinds = dict.fromkeys(c.failure for c in cases if not c.passed and c.failure)
+        out = []
+        if "nan" in kinds and self.poison_nan:
+            out.append(
+                "Outputs are pre-filled with NaN, so an element your kernel never wrote shows "
+                "up as NaN: check that the grid and the masks cover every element."
+            )
+        return out + [self.declared[k] for k in kinds if self.declared.get(k)]
 
 
 @dataclass
@@ -31,26 +52,29 @@ class Evaluation:
 _BLOCK = re.compile(r"(\w*BLOCK\w*)=(\d+)")
 
 
-def _config_hint(configs: list[ConfigResult]) -> list[str]:
+def _config_hint(configs: list[ConfigResult], rows: bool) -> list[str]:
+    """How many configs are wrong, and a fix where the failures show its cause. The configs
+    themselves are listed once, by the view (the page's table, the CLI report's lines): the
+    page showed them twice when this message listed them too. `rows`: the failing cases are
+    2-D (a row is their last dimension), where a block narrower than the row can explain them."""
     bad = [c for c in configs if not c.passed]
     good = [c for c in configs if c.passed]
     if not bad:
         return []
     lines = [
-        f"{len(bad)} of {len(configs)} autotune configs give wrong results. Every config is "
-        "checked because on a GPU the autotuner keeps the fastest one, right or wrong:"
+        f"{len(bad)} of {len(configs)} autotune configs give wrong results (each with the "
+        "widths it is wrong for under the autotune configs). Every config is checked because "
+        "on a GPU the autotuner keeps the fastest one, right or wrong."
     ]
-    for c in bad[:12]:
-        widths = ", ".join(map(str, c.failed_widths)) or "?"
-        lines.append(f"  - {c.config}: wrong for widths {widths}")
-    if len(bad) > 12:
-        lines.append(f"  - … and {len(bad) - 12} more")
+    # a block narrower than the row explains a config's failures only where it is wrong on
+    # rows wider than its block and no narrower one (a config wrong on width 1 has another fault)
     too_small = [
         c
         for c in bad
-        if (m := _BLOCK.findall(c.config))
+        if rows
+        and (m := _BLOCK.findall(c.config))
         and c.failed_widths
-        and any(int(v) < max(c.failed_widths) for _, v in m)
+        and any(int(v) < min(c.failed_widths) for _, v in m)
     ]
     if too_small:
         name = _BLOCK.findall(too_small[0].config)[0][0]
@@ -82,11 +106,18 @@ def evaluate(
     outcome: RunOutcome,
     show_hidden: bool,
     fenced: bool = False,
+    hints: Hints | None = None,
 ) -> Evaluation:
     """`fenced`: the child ran under the interpreter, where every tensor ends next to a page it
     cannot touch (harness/fenced.py), so a SIGSEGV is a load or store out of bounds. A run that
     stopped at a libdevice function the interpreter cannot run is left to the GPU stage, as
-    bf16 cases are where the interpreter cannot compute bf16: said, never a compile error."""
+    bf16 cases are where the interpreter cannot compute bf16: said, never a compile error.
+    Calls are taken in the plan's order (the checkpoint's declared cases, then draws), not the
+    order the child ran them in (shuffled: harness/child.py), so a result's cases keep the
+    checkpoint's order from one grading to the next."""
+    collected = dataclasses.replace(
+        collected, records=sorted(collected.records, key=lambda rec: rec.run.id)
+    )
     left = _left_to_gpu(collected)
     all_runs = runs
     if left:
@@ -99,7 +130,9 @@ def evaluate(
     verdict, messages = _verdict(seen, collected, outcome, cases)
     if verdict is Verdict.WRONG_ANSWER:
         names = {r.case.name for r in runs}
-        messages += _wrong_messages(cases, len(names), configs)
+        rows = all(len(r.case.shape) >= 2 for r in runs)
+        messages += _wrong_messages(cases, len(names), configs, rows)
+        messages += (hints or Hints()).lines(cases)
     messages += _exit_messages(seen, collected, outcome, len(runs), fenced)
     if left:
         unchecked = [r for r in all_runs if r.id in left]
@@ -172,20 +205,21 @@ def _record_case(rec: Record, show_hidden: bool) -> CaseResult:
     # `hidden` marks a hidden case in the result (views withhold it: grader/judge/hidden.py);
     # without show_hidden its details are left out of the result itself
     hidden = rec.run.case.hidden and not show_hidden
+    nonfinite = 0
     if rec.error is not None:
-        passed, err, msg = False, None, str(rec.error.get("message", ""))
+        passed, err, msg, kind = False, None, str(rec.error.get("message", "")), "error"
     else:
         assert rec.comparison is not None
-        passed, err, msg = (
-            rec.comparison.passed,
-            rec.comparison.max_abs_err,
-            rec.comparison.message,
-        )
+        c = rec.comparison
+        passed, err, msg, kind = c.passed, c.max_abs_err, c.message, c.kind or "values"
+        nonfinite = c.nonfinite
     return CaseResult(
         name=rec.run.case.name if not hidden else f"hidden-{rec.run.id}",
         passed=passed,
         max_abs_err=err,
-        message=msg if not hidden else ("" if passed else "wrong on a hidden case"),
+        message=msg if not hidden else ("" if passed else withheld_message(kind)),
+        failure="" if passed else kind,
+        nonfinite=nonfinite,
         shape=None if hidden else rec.run.case.shape,
         dtype=None if hidden else rec.run.case.dtype,
         draw=rec.run.draw,
@@ -201,6 +235,7 @@ def _missing_case(r: PlannedRun, show_hidden: bool) -> CaseResult:
         name=r.case.name if not hidden else f"hidden-{r.id}",
         passed=False,
         message=MISSING,
+        failure="crashed",
         shape=None if hidden else r.case.shape,
         dtype=None if hidden else r.case.dtype,
         draw=r.draw,
@@ -289,7 +324,7 @@ def _verdict(
 
 
 def _wrong_messages(
-    cases: list[CaseResult], n_cases: int, configs: list[ConfigResult]
+    cases: list[CaseResult], n_cases: int, configs: list[ConfigResult], rows: bool
 ) -> list[str]:
     """A wrong answer: how many cases, the first failure in full, a hint where one fits."""
     wrong = [c for c in cases if not c.passed and c.message != MISSING]
@@ -310,7 +345,7 @@ def _wrong_messages(
             "Your entry was right on the first draw of each shape and wrong on later ones "
             "with different data: does it cache or reuse an earlier answer?"
         )
-    return messages + _config_hint(configs)
+    return messages + _config_hint(configs, rows)
 
 
 def _exit_messages(

@@ -8,7 +8,66 @@ from __future__ import annotations
 import re
 from typing import Any
 
-WITHHELD = "A hidden case failed; its details are shown after the due time."
+# A failure's kind (CaseResult.failure) in words that show nothing of the case.
+FAILURES = {
+    "shape": "a wrong output shape or dtype",
+    "nan": "NaN where the reference is finite (or a number where it is NaN)",
+    "inf": "infinity where the reference is finite (or the other way round)",
+    "values": "values outside the tolerance",
+    "error": "an error raised by your entry",
+    "crashed": "the process died during this case",
+}
+
+UNTIL = "the due time"
+
+
+def withheld_message(kind: str, until: str = UNTIL) -> str:
+    """A hidden case's failure as a student sees it before `until`: its kind, nothing of the
+    case ("NaN where the reference is finite …"), and when the rest is shown."""
+    what = FAILURES.get(kind, "a wrong output")
+    return (
+        f"Failed: {what}. This case is hidden until {until}: its name, shape, dtype and "
+        "values are shown then."
+    )
+
+
+def _kind(case: dict[str, Any]) -> str:
+    """A stored case's kind of failure (`failure`; one stored before it was kept: read off
+    its message, or none)."""
+    if case.get("failure"):
+        return str(case["failure"])
+    message = str(case.get("message") or "")
+    for kind, words in (
+        ("crashed", "process died"),
+        ("nan", "NaN"),
+        ("inf", "infinit"),
+        ("shape", "shape"),
+        ("shape", "dtype"),
+        ("values", "outside atol"),
+    ):
+        if words in message:
+            return kind
+    return ""
+
+
+def _summary(result: dict[str, Any], alias: dict[str, str], until: str) -> str:
+    """What replaces a message that names a hidden case: how many hidden cases failed, and
+    how (the kinds are the grader's, never the case's shape or values)."""
+    failed: dict[str, list[str]] = {}
+    for c in result.get("cases") or []:
+        if isinstance(c, dict) and c.get("name") in alias and not c.get("passed"):
+            kinds = failed.setdefault(alias[c["name"]], [])
+            what = FAILURES.get(_kind(c), "a wrong output")
+            if what not in kinds:
+                kinds.append(what)
+    if not failed:
+        return f"A message about a hidden case is withheld until {until}."
+    said = "; ".join(f"{n}: {', '.join(k)}" for n, k in failed.items())
+    n = len(failed)
+    return (
+        f"{n} hidden case{'s' if n > 1 else ''} failed ({said}). A hidden case's name, shape, "
+        f"dtype and values are shown after {until}; the checkpoint's visible cases are above."
+    )
 
 
 def hidden_names(result: dict[str, Any]) -> set[str]:
@@ -34,21 +93,24 @@ def _aliases(result: dict[str, Any], names: set[str]) -> dict[str, str]:
     return alias
 
 
-def withhold(result: dict[str, Any]) -> dict[str, Any]:
-    """A copy of `result` without the hidden cases' details; the result itself is unchanged."""
+def withhold(result: dict[str, Any], until: str = UNTIL) -> dict[str, Any]:
+    """A copy of `result` without the hidden cases' details; the result itself is unchanged.
+    `until`: when they are shown ("2026-12-08 23:59 CET (Europe/Berlin)"). What is known is
+    still said: that a hidden case failed, and how."""
     names = hidden_names(result)
     if not names:
         return result
     alias = _aliases(result, names)
     out = dict(result)
-    out["cases"] = [_case(c, alias) for c in result.get("cases") or []]
+    out["cases"] = [_case(c, alias, until) for c in result.get("cases") or []]
     out["configs"] = [_config(cfg, alias) for cfg in result.get("configs") or []]
     mention = re.compile("|".join(rf"(?<![\w-]){re.escape(n)}(?![\w-])" for n in names))
-    messages = [WITHHELD if mention.search(str(m)) else m for m in result.get("messages") or []]
+    summary = _summary(result, alias, until)
+    messages = [summary if mention.search(str(m)) else m for m in result.get("messages") or []]
     out["messages"] = list(dict.fromkeys(messages))
     if result.get("stdout"):
         # what the entry printed may show a hidden case's inputs
-        out["stdout"] = "(withheld until the due time: this grading ran hidden cases)"
+        out["stdout"] = f"(withheld until {until}: this grading ran hidden cases)"
     return out
 
 
@@ -62,14 +124,17 @@ def _config(cfg: Any, alias: dict[str, str]) -> Any:
     return {**cfg, "failed_cases": [alias.get(n, n) for n in failed], "failed_widths": []}
 
 
-def _case(case: Any, alias: dict[str, str]) -> Any:
+def _case(case: Any, alias: dict[str, str], until: str) -> Any:
     if not isinstance(case, dict) or case.get("name") not in alias:
         return case
+    kind = "" if case.get("passed") else _kind(case)
     return {
         **case,
         "name": alias[case["name"]],
         "shape": None,
         "dtype": None,
         "max_abs_err": None,
-        "message": "" if case.get("passed") else "wrong on a hidden case",
+        "nonfinite": 0,
+        "failure": kind,
+        "message": "" if case.get("passed") else withheld_message(kind, until),
     }

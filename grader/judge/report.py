@@ -11,8 +11,10 @@ from grader.text import untrusted
 def _case_lines(cases: list[CaseResult]) -> list[str]:
     lines = []
     for g in group(cases):
-        shape = f" {tuple(g.shape)} {g.dtype}" if g.shape else ""
-        worst = f"  max abs err {g.worst:.2e}" if g.worst is not None else ""
+        shape = (
+            f" {g.shape_text} {g.dtype}" if g.shape else f" ({g.shape_text})" if g.hidden else ""
+        )
+        worst = f"  {g.error}" if g.nonfinite else f"  max abs err {g.error}" if g.error else ""
         mark = "PASS" if g.passed else " -  " if g.not_run == g.calls else "FAIL"
         lines.append(f"  {mark}  {g.name}{shape}{worst}{g.tally}")
     return lines
@@ -30,6 +32,11 @@ def render(result: GradeResult) -> str:
     if result.configs:
         good = sum(c.passed for c in result.configs)
         out += ["", f"autotune configs: {good} of {len(result.configs)} correct on every case"]
+        out += [
+            f"  FAIL  {c.config}: wrong for widths {', '.join(map(str, c.failed_widths)) or '?'}"
+            for c in result.configs
+            if not c.passed
+        ]
     if result.benchmark:
         out += ["", *_benchmark_lines(result)]
     for profile in [result.profile, *result.extra_profiles]:

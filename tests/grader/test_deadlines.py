@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pydantic import ValidationError
 
-from grader.judge.hidden import WITHHELD, withhold
+from grader.judge.hidden import withhold
 from grader.models import Admission, CheckpointDef, DeadlineSpec, LatePolicy
 
 DUE = datetime(2026, 12, 8, 22, 59, tzinfo=UTC)
@@ -119,9 +119,11 @@ def test_hidden_cases_are_withheld_and_the_stored_result_is_unchanged() -> None:
     text = repr(seen)
     assert "secret-wide" not in text and "3000" not in text and "2999" not in text
     hidden = seen["cases"][1]  # type: ignore[index]
-    assert hidden["name"] == "hidden-1" and hidden["message"] == "wrong on a hidden case"
+    assert hidden["name"] == "hidden-1" and hidden["message"].startswith("Failed: ")
+    assert "hidden until the due time" in hidden["message"]
     assert seen["cases"][0] == result["cases"][0]  # type: ignore[index]
-    assert seen["messages"][1] == WITHHELD and seen["messages"][2] == "Your masks ..."  # type: ignore[index]
+    assert seen["messages"][1].startswith("1 hidden case failed (hidden-1: ")  # type: ignore[index]
+    assert seen["messages"][2] == "Your masks ..."  # type: ignore[index]
     assert seen["configs"][0]["failed_cases"] == ["hidden-1"]  # type: ignore[index]
     assert "secret-wide" in repr(result) and result == _result()
     # a result with no hidden case is given back as it is
