@@ -34,6 +34,8 @@ def _is_data(e: ast.expr | None, d: Defines, names: set[str]) -> bool:
         return e.id in names or e.id in d.constants
     if isinstance(e, ast.Attribute):
         canon = d.canon(e) or ""
+        if e.attr in d.config_fields:  # a field of the file's frozen config classes: a constant
+            return True
         return e.attr in META_ATTRS or canon.startswith(("torch.", "triton.language."))
     if isinstance(e, ast.Subscript):
         return _is_data(e.value, d, names) and _is_data(e.slice, d, names)
@@ -42,6 +44,8 @@ def _is_data(e: ast.expr | None, d: Defines, names: set[str]) -> bool:
         canon = d.canon(f) or (f.id if isinstance(f, ast.Name) else "")
         if canon in FRESH or canon in FRESH_CANON or canon.startswith("math."):
             return True  # a new number (or a new object: never a cache hit)
+        if isinstance(f, ast.Name) and f.id in {c.name for c in d.config_classes}:
+            return all(_is_data(a, d, names) for a in [*e.args, *(k.value for k in e.keywords)])
         if isinstance(f, ast.Attribute) and f.attr in META_METHODS:
             return all(_is_data(a, d, names) for a in e.args)
         if canon in {"min", "max", "tuple"}:

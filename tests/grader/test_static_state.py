@@ -379,3 +379,30 @@ def test_the_same_import_twice_passes() -> None:
     imports = "import math\nimport math\nfrom triton import language as tl\n"
     report = check(imports + KERNEL + "def softmax_triton(x):\n    return x\n", "softmax_triton")
     assert not any("two different things" in m for m in report.forbidden), report.forbidden
+
+
+def test_a_cached_function_returns_no_other_functions_result() -> None:
+    fn = "def _fresh():\n    return 1\n@functools.lru_cache(maxsize=4)\n"
+    fn += "def _c(n):\n    return _fresh()\n"
+    src = (
+        "import functools\n"
+        + KERNEL
+        + fn
+        + "def softmax_triton(x):\n    _c(x.shape[1])\n    return x\n"
+    )
+    report = check(src, "softmax_triton")
+    assert any("is not data" in m for m in report.forbidden), report.forbidden
+
+
+def test_a_cached_function_may_return_config_fields_and_config_instances() -> None:
+    cfg = (
+        "import dataclasses\n@dataclasses.dataclass(frozen=True)\nclass Tile:\n"
+        "    rows: int = 4\n    block: int = 1024\n\nCFG = Tile()\n\n"
+    )
+    fn = (
+        "@functools.lru_cache(maxsize=4)\ndef _c(n):\n    block = triton.next_power_of_2(n)\n"
+        "    rows = max(1, min(CFG.rows, 2048 // block))\n    return Tile(rows=rows, block=block)\n"
+    )
+    src = "import functools\n" + KERNEL + cfg + fn
+    src += "def softmax_triton(x):\n    _c(x.shape[1])\n    return x\n"
+    assert check(src, "softmax_triton").ok, check(src, "softmax_triton").forbidden
