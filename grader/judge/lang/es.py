@@ -327,6 +327,7 @@ TABLE: dict[str, object] = {
             r"idas y vueltas",
             r"menos tr[aá]fico",
             r"en registros",
+            r"(?:softmax|logsumexp) en l[ií]nea",
         ],
         "mask": [r"m[aá]scara", r"enmascar\w*", r"cola", r"[uú]ltimo bloque", r"fuera de rango"],
         "overflow": [
@@ -336,7 +337,7 @@ TABLE: dict[str, object] = {
             r"m[aá]ximo"
             r" acumulado",
             r"logsumexp",
-            r"acumul\w+ en (?:fp|float)32",
+            r"acumul\w+ (?:[\w-]+ ){0,5}en (?:fp|float)32",
         ],
     },
 }

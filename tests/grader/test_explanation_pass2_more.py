@@ -1,0 +1,201 @@
+# ruff: noqa: E501  (the cases are explanations, one a line)
+"""Issue 30's second blind pass (benchmarks/results/2026-12-03-cpu-explanation-fresh-pass-2.md),
+classes D-G (A-C: test_explanation_pass2.py).
+
+G. points: a plain affirmative "Softmax is memory-bound." meets the memory-bound point; Korean
+   "-하면" in its everyday sense ("융합하면 …") is a consequence, not a hypothetical; "float32로
+   누적" / "acumula … en fp32" meets the precision point; the mechanism point needs the
+   mechanism (fusion, one pass, fewer DRAM round trips), "bandwidth is the limit" alone does not.
+
+Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grader import checkpoints
+from grader.judge import explanation
+from tests.grader.recorded import grading
+
+SM, RMS = "c3a-softmax-3", "c3a-rmsnorm-1"
+REPORT = (
+    Path(__file__).resolve().parents[2]
+    / "benchmarks/results/2026-12-03-cpu-explanation-fresh-pass-2.json"
+)
+
+
+def check(text: str, name: str = SM) -> explanation.ExplanationCheck:
+    spec = checkpoints.get(name.rsplit("-", 1)[0]).definition.rubric
+    return explanation.check(text, spec, grading(name).citable)
+
+
+def report_case(case_id: str) -> dict[str, object]:
+    found: dict[str, object] = next(x for x in json.loads(REPORT.read_text()) if x["id"] == case_id)
+    return found
+
+
+GEMM = {
+    "en": "I skipped GEMM because cuBLAS already owns dense GEMM on this GPU.",
+    "es": "No hice una GEMM porque cuBLAS ya gana la GEMM densa.",
+    "ko": "cuBLAS가 이미 GEMM을 이기기 때문에 GEMM은 다루지 않았습니다.",
+}
+FUSED = {
+    "en": "My kernel fuses max, exp, sum and divide into one pass: it moves 244 MB, 4.16× less than the naive version, and it is 1.62× faster than torch.",
+    "es": "Mi kernel fusiona los cinco pasos en una sola pasada: mueve 244 MB, 4,16 veces menos que la versión ingenua, y es 1,62 veces más rápido que torch.",
+    "ko": "제 커널은 다섯 단계를 한 번의 패스로 융합합니다. 제 커널의 DRAM 트래픽은 244 MB로 나이브 버전보다 4.16배 적고, torch보다 1.62배 빠릅니다.",
+}
+RMS_FIG = {
+    "en": "On the llama shape my kernel moves 110 MB, 11.21× less than the naive version, and it is 1.24× faster than torch.",
+    "es": "En la forma llama mi kernel mueve 110 MB, 11,21 veces menos que la versión ingenua, y es 1,24 veces más rápido que torch.",
+    "ko": "llama shape에서 제 커널의 DRAM 트래픽은 110 MB로 나이브 버전보다 11.21배 적고, torch보다 1.24배 빠릅니다.",
+}
+
+CASES: list[tuple[str, str, str, str, str | None]] = [
+    # -- G. points ------------------------------------------------------------------------
+    # a plain affirmative sentence meets the memory-bound point
+    ("G", "en", SM, f"Softmax is memory-bound. {FUSED['en']} {GEMM['en']}", None),
+    ("G", "en", SM, f"RMSNorm-like softmax is bandwidth-bound. {FUSED['en']} {GEMM['en']}", None),
+    ("G", "es", SM, f"El softmax está limitado por memoria. {FUSED['es']} {GEMM['es']}", None),
+    ("G", "es", SM, f"La softmax es memory-bound. {FUSED['es']} {GEMM['es']}", None),
+    ("G", "ko", SM, f"소프트맥스는 메모리 바운드입니다. {FUSED['ko']} {GEMM['ko']}", None),
+    ("G", "ko", SM, f"소프트맥스는 메모리 병목입니다. {FUSED['ko']} {GEMM['ko']}", None),
+    # ... but a negated or bare one does not
+    ("G", "en", SM, f"Softmax is not memory-bound. {FUSED['en']} {GEMM['en']}", "memory bound"),
+    ("G", "en", SM, f"Memory-bound. {FUSED['en']} {GEMM['en']}", "memory bound"),
+    (
+        "G",
+        "es",
+        SM,
+        f"El softmax no está limitado por memoria. {FUSED['es']} {GEMM['es']}",
+        "memory bound",
+    ),
+    (
+        "G",
+        "ko",
+        SM,
+        f"소프트맥스는 메모리 바운드가 아닙니다. {FUSED['ko']} {GEMM['ko']}",
+        "memory bound",
+    ),
+    # Korean "-하면" in its everyday sense; "float32로 누적" is the precision point
+    (
+        "G",
+        "ko",
+        RMS,
+        f"RMSNorm이 메모리 바운드이기 때문에, 모든 것을 커널 하나로 융합하면 중간 결과의 DRAM 왕복이 없어져서 빨라집니다. 제곱합을 정확하게 유지하려고 float32로 누적합니다. {RMS_FIG['ko']} {GEMM['ko']}",
+        None,
+    ),
+    (
+        "G",
+        "ko",
+        RMS,
+        f"RMSNorm은 메모리 바운드입니다. 단계를 하나의 커널로 합치면 중간 결과가 DRAM을 왕복하지 않습니다. 제곱합은 fp32로 누적합니다. {RMS_FIG['ko']} {GEMM['ko']}",
+        None,
+    ),
+    (
+        "G",
+        "ko",
+        RMS,
+        f"RMSNorm은 메모리 바운드입니다. 커널을 융합하면 빨라집니다. 제곱합은 bf16으로 누적합니다. {RMS_FIG['ko']} {GEMM['ko']}",
+        "precision",
+    ),
+    (
+        "G",
+        "en",
+        RMS,
+        f"RMSNorm is memory-bound. My fused kernel does everything in one pass, accumulating the sum of squares in fp32. {RMS_FIG['en']} {GEMM['en']}",
+        None,
+    ),
+    (
+        "G",
+        "en",
+        RMS,
+        f"RMSNorm is memory-bound. My fused kernel does everything in one pass and accumulates the squares in float32. {RMS_FIG['en']} {GEMM['en']}",
+        None,
+    ),
+    (
+        "G",
+        "es",
+        RMS,
+        f"RMSNorm está limitado por memoria. Mi kernel fusiona todo en una sola pasada y acumula la suma de cuadrados en fp32 aunque la entrada sea bf16. {RMS_FIG['es']} {GEMM['es']}",
+        None,
+    ),
+    (
+        "G",
+        "es",
+        RMS,
+        f"RMSNorm está limitado por memoria. Mi kernel fusiona todo en una sola pasada y acumulo en fp32. {RMS_FIG['es']} {GEMM['es']}",
+        None,
+    ),
+    # the mechanism point needs the mechanism
+    (
+        "G",
+        "en",
+        SM,
+        f"Softmax is memory-bound: it does a few flops per byte, so bandwidth is the limit. My kernel moves 244 MB of DRAM traffic and is 1.62× faster than torch. {GEMM['en']}",
+        "mechanism",
+    ),
+    (
+        "G",
+        "en",
+        SM,
+        f"Softmax is memory-bound, so the DRAM bandwidth decides its speed. My kernel moves 244 MB of DRAM traffic and is 1.62× faster than torch. {GEMM['en']}",
+        "mechanism",
+    ),
+    (
+        "G",
+        "es",
+        SM,
+        f"La softmax está limitada por memoria, así que el ancho de banda es el límite. Mi kernel mueve 244 MB y es 1,62 veces más rápido que torch. {GEMM['es']}",
+        "mechanism",
+    ),
+    (
+        "G",
+        "es",
+        SM,
+        f"La softmax está limitada por memoria. Mi kernel calcula una softmax en línea en una sola pasada y mueve 244 MB, 4,16 veces menos que la versión ingenua, y es 1,62 veces más rápido que torch. {GEMM['es']}",
+        None,
+    ),
+    (
+        "G",
+        "ko",
+        SM,
+        f"소프트맥스는 메모리 바운드라서 대역폭이 한계입니다. 제 커널의 DRAM 트래픽은 244 MB이고 torch보다 1.62배 빠릅니다. {GEMM['ko']}",
+        "mechanism",
+    ),
+    (
+        "G",
+        "ko",
+        SM,
+        f"소프트맥스는 메모리 바운드입니다. 제 커널은 온라인 소프트맥스로 한 번에 계산합니다. 제 커널의 DRAM 트래픽은 244 MB로 나이브 버전보다 4.16배 적고, torch보다 1.62배 빠릅니다. {GEMM['ko']}",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("cls", "lang", "name", "text", "names"), CASES)
+def test_case(cls: str, lang: str, name: str, text: str, names: str | None) -> None:
+    got = check(text, name)
+    if names is None:
+        assert got.backed, (cls, lang, got.messages)
+    else:
+        assert not got.backed, (cls, lang, text)
+        assert any(names in m for m in got.messages), (cls, lang, got.messages)
+
+
+# the report's own texts of each class, with the verdict a reader would give
+REPORTED = {"en-b23": "mechanism", "ko-t08": None}
+
+
+@pytest.mark.parametrize("case_id", sorted(REPORTED))
+def test_report_case(case_id: str) -> None:
+    case = report_case(case_id)
+    got = check(str(case["text"]), str(case["grading"]))
+    names = REPORTED[case_id]
+    if names is None:
+        assert got.backed, (case_id, got.messages)
+    else:
+        assert not got.backed, case_id
+        assert any(names in m for m in got.messages), (case_id, got.messages)
