@@ -6,6 +6,11 @@ G. points: a plain affirmative "Softmax is memory-bound." meets the memory-bound
    "-하면" in its everyday sense ("융합하면 …") is a consequence, not a hypothetical; "float32로
    누적" / "acumula … en fp32" meets the precision point; the mechanism point needs the
    mechanism (fusion, one pass, fewer DRAM round trips), "bandwidth is the limit" alone does not.
+E. names (Spanish): "la versión ingenua de PyTorch" is the naive version, not torch; "Frente a
+   torch, mi kernel …" keeps mi kernel the subject; after a sentence whose subject is a tool
+   ("Nsight Compute mide …") "él" is the implementation before; "dos kernels en vez de los nueve
+   de la ingenua" is a comparison; "los 1,02 GB de la ingenua son 4,16 veces más que los 244 MB
+   de mi kernel" is naive against mine; "vuelve a la DRAM … mueve 1,02 GB" is no "from … to".
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -20,7 +25,7 @@ from grader import checkpoints
 from grader.judge import explanation
 from tests.grader.recorded import grading
 
-SM, RMS = "c3a-softmax-3", "c3a-rmsnorm-1"
+SM, RMS, XE = "c3a-softmax-3", "c3a-rmsnorm-1", "c3a-cross-entropy-0"
 REPORT = (
     Path(__file__).resolve().parents[2]
     / "benchmarks/results/2026-12-03-cpu-explanation-fresh-pass-2.json"
@@ -52,6 +57,12 @@ RMS_FIG = {
     "es": "En la forma llama mi kernel mueve 110 MB, 11,21 veces menos que la versión ingenua, y es 1,24 veces más rápido que torch.",
     "ko": "llama shape에서 제 커널의 DRAM 트래픽은 110 MB로 나이브 버전보다 11.21배 적고, torch보다 1.24배 빠릅니다.",
 }
+
+ES_HEAD = (
+    "La softmax está limitada por memoria. Mi kernel fusiona los cinco pasos en una sola pasada."
+)
+ES_LEAD = f"{ES_HEAD} {FUSED['es']}"
+XE_FIG = "Mueve 527 MB de tráfico DRAM, 5,90 veces menos que la versión ingenua, y es 3,27 veces más rápida que torch en la forma 4096×32000 fp32."
 
 CASES: list[tuple[str, str, str, str, str | None]] = [
     # -- G. points ------------------------------------------------------------------------
@@ -172,6 +183,98 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         f"소프트맥스는 메모리 바운드입니다. 제 커널은 온라인 소프트맥스로 한 번에 계산합니다. 제 커널의 DRAM 트래픽은 244 MB로 나이브 버전보다 4.16배 적고, torch보다 1.62배 빠릅니다. {GEMM['ko']}",
         None,
     ),
+    # -- E. names (Spanish) ---------------------------------------------------------------
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_LEAD} La versión ingenua de PyTorch lanza un solo kernel y mueve 248 MB. {GEMM['es']}",
+        "1.02 GB",
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_LEAD} La versión ingenua de PyTorch lanza cinco kernels y mueve 1,02 GB. {GEMM['es']}",
+        None,
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_LEAD} La implementación ingenua en PyTorch mueve 1,02 GB en cinco kernels. {GEMM['es']}",
+        None,
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_LEAD} La implementación ingenua en PyTorch mueve 248 MB en cinco kernels. {GEMM['es']}",
+        "1.02 GB",
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_LEAD} La versión ingenua de PyTorch lanza cinco kernels, y cada intermedio vuelve a la DRAM y se lee de nuevo, de modo que mueve 1,02 GB en total. {GEMM['es']}",
+        None,
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_HEAD} Mueve 244 MB. Frente a torch, mi kernel es 1,62 veces más rápido. {GEMM['es']}",
+        None,
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_HEAD} Mueve 244 MB. Frente a torch, mi kernel es 2,5 veces más rápido. {GEMM['es']}",
+        "1.62×",
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_HEAD} Nsight Compute mide 244 MB de tráfico DRAM, 4,16 veces menos que la versión ingenua y casi lo mismo que torch.softmax (248 MB). Él tarda 63,0 µs de tiempo de kernel y es 1,62 veces más rápido que torch. {GEMM['es']}",
+        None,
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_HEAD} Nsight Compute mide 244 MB de tráfico DRAM, 4,16 veces menos que la versión ingenua y casi lo mismo que torch.softmax (248 MB). Él tarda 110 µs de tiempo de kernel y es 1,62 veces más rápido que torch. {GEMM['es']}",
+        "68.0 µs",
+    ),
+    (
+        "E",
+        "es",
+        XE,
+        f"La entropía cruzada está limitada por memoria, y por eso la fusión importa: mi implementación usa dos kernels en vez de los nueve de la versión ingenua, con un logsumexp en línea que resta el máximo acumulado para no desbordar. {XE_FIG} {GEMM['es']}",
+        None,
+    ),
+    (
+        "E",
+        "es",
+        XE,
+        f"La entropía cruzada está limitada por memoria, y por eso la fusión importa: mi implementación usa un kernel en vez de los nueve de la versión ingenua, con un logsumexp en línea que resta el máximo acumulado para no desbordar. {XE_FIG} {GEMM['es']}",
+        "2 (kernels",
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_HEAD} Los 1,02 GB de la versión ingenua son 4,16 veces más que los 244 MB de mi kernel, y torch.softmax es 1,62 veces más lento que el mío. {GEMM['es']}",
+        None,
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        f"{ES_HEAD} Los 1,02 GB de la versión ingenua son 6 veces más que los 244 MB de mi kernel, y torch.softmax es 1,62 veces más lento que el mío. {GEMM['es']}",
+        "4.16×",
+    ),
 ]
 
 
@@ -186,7 +289,14 @@ def test_case(cls: str, lang: str, name: str, text: str, names: str | None) -> N
 
 
 # the report's own texts of each class, with the verdict a reader would give
-REPORTED = {"en-b23": "mechanism", "ko-t08": None}
+REPORTED = {
+    "en-b23": "mechanism",
+    "ko-t08": None,
+    "es-b14": "1.02 GB",
+    "es-t08": None,
+    "es-t10": None,
+    "es-t12": None,
+}
 
 
 @pytest.mark.parametrize("case_id", sorted(REPORTED))

@@ -8,7 +8,9 @@ TABLE: dict[str, object] = {
         "naive": [
             r"(?:la |el )?(?:versi[oó]n|implementaci[oó]n|kernel|c[oó]digo|l[ií]nea base)"
             r" (?:na[iï]ve|ingenu[ao]|sin fusionar|sin fusi[oó]n|de referencia|de cinco kernels"
-            r"|de 5 kernels)",
+            r"|de 5 kernels)(?: (?:de|en) (?:py)?torch)?",  # "la versión ingenua de PyTorch"
+            r"(?:la |el )?(?:versi[oó]n|implementaci[oó]n|c[oó]digo) (?:de |en )?(?:py)?torch"
+            r" (?:na[iï]ve|ingenu[ao]|sin fusionar)",
             r"(?:la |el )?(?:na[iï]ve|ingenu[ao])",
             r"(?:la |el )?sin fusionar",
         ],
@@ -62,6 +64,7 @@ TABLE: dict[str, object] = {
         r"en lugar de",
         r"en vez de",
         r"igual que",
+        r"(?:lo )?mismo que",
         r"como",
         r"(?:le )?(?:supera|gana)(?:ndo)? a",
     ],
