@@ -11,6 +11,8 @@ E. names (Spanish): "la versión ingenua de PyTorch" is the naive version, not t
    ("Nsight Compute mide …") "él" is the implementation before; "dos kernels en vez de los nueve
    de la ingenua" is a comparison; "los 1,02 GB de la ingenua son 4,16 veces más que los 244 MB
    de mi kernel" is naive against mine; "vuelve a la DRAM … mueve 1,02 GB" is no "from … to".
+F. numbers: Korean myriads ("약 2억 4400만 바이트", "11억 바이트") are read and checked; "0,0369 ms" is
+   read (a group of three digits followed by a digit is no thousands group).
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -63,6 +65,12 @@ ES_HEAD = (
 )
 ES_LEAD = f"{ES_HEAD} {FUSED['es']}"
 XE_FIG = "Mueve 527 MB de tráfico DRAM, 5,90 veces menos que la versión ingenua, y es 3,27 veces más rápida que torch en la forma 4096×32000 fp32."
+
+KO_HEAD = "소프트맥스는 바이트당 연산이 적어서 메모리 바운드입니다. 제 커널은 다섯 단계를 한 번의 패스로 융합해서 중간 결과가 DRAM을 왕복하지 않습니다."
+RMS_HEAD = {
+    "es": "RMSNorm está limitado por memoria. Mi kernel fusiona todo en una sola pasada y acumula en fp32 para evitar el desbordamiento. Mueve 110 MB de tráfico DRAM, 11,21 veces menos que la versión ingenua,",
+    "en": "RMSNorm is memory-bound. My kernel fuses everything into one pass and accumulates in fp32 to avoid overflow. It moves 110 MB of DRAM traffic, 11.21× less than the naive version,",
+}
 
 CASES: list[tuple[str, str, str, str, str | None]] = [
     # -- G. points ------------------------------------------------------------------------
@@ -275,6 +283,70 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         f"{ES_HEAD} Los 1,02 GB de la versión ingenua son 6 veces más que los 244 MB de mi kernel, y torch.softmax es 1,62 veces más lento que el mío. {GEMM['es']}",
         "4.16×",
     ),
+    # -- F. numbers ------------------------------------------------------------------------
+    (
+        "F",
+        "ko",
+        SM,
+        f"{KO_HEAD} 제 커널은 약 2억 4400만 바이트만 옮기고 torch보다 1.62배 빠릅니다. {GEMM['ko']}",
+        None,
+    ),
+    (
+        "F",
+        "ko",
+        SM,
+        f"{KO_HEAD} 제 커널은 약 24억 바이트를 옮기고 torch보다 1.62배 빠릅니다. {GEMM['ko']}",
+        "244 MB",
+    ),
+    (
+        "F",
+        "ko",
+        SM,
+        f"{KO_HEAD} DRAM 트래픽은 244 MB이고 torch보다 1.62배 빠릅니다. 그중 쓰기는 약 1억 1000만 바이트입니다. {GEMM['ko']}",
+        None,
+    ),
+    (
+        "F",
+        "ko",
+        SM,
+        f"{KO_HEAD} DRAM 트래픽은 244 MB이고 torch보다 1.62배 빠릅니다. 그중 쓰기는 약 11억 바이트입니다. {GEMM['ko']}",
+        "110 MB",
+    ),
+    (
+        "F",
+        "ko",
+        SM,
+        f"{KO_HEAD} 나이브 버전은 10억 바이트를 옮기고, 제 커널은 244 MB만 옮기며 torch보다 1.62배 빠릅니다. {GEMM['ko']}",
+        None,
+    ),
+    (
+        "F",
+        "es",
+        RMS,
+        f"{RMS_HEAD['es']} y tarda 0,0369 ms. Es 1,24 veces más rápido que torch. {GEMM['es']}",
+        None,
+    ),
+    (
+        "F",
+        "es",
+        RMS,
+        f"{RMS_HEAD['es']} y tarda 0,0569 ms. Es 1,24 veces más rápido que torch. {GEMM['es']}",
+        "36.9 µs",
+    ),
+    (
+        "F",
+        "en",
+        RMS,
+        f"{RMS_HEAD['en']} and takes 0.0369 ms. It is 1.24× faster than torch. {GEMM['en']}",
+        None,
+    ),
+    (
+        "F",
+        "en",
+        RMS,
+        f"{RMS_HEAD['en']} and takes 0.0569 ms. It is 1.24× faster than torch. {GEMM['en']}",
+        "36.9 µs",
+    ),
 ]
 
 
@@ -296,6 +368,8 @@ REPORTED = {
     "es-t08": None,
     "es-t10": None,
     "es-t12": None,
+    "ko-b21": "110 MB",
+    "ko-b11": "244 MB",
 }
 
 
