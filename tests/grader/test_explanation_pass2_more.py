@@ -11,6 +11,8 @@ E. names (Spanish): "la versión ingenua de PyTorch" is the naive version, not t
    ("Nsight Compute mide …") "él" is the implementation before; "dos kernels en vez de los nueve
    de la ingenua" is a comparison; "los 1,02 GB de la ingenua son 4,16 veces más que los 244 MB
    de mi kernel" is naive against mine; "vuelve a la DRAM … mueve 1,02 GB" is no "from … to".
+D. a table whose header row names the implementations ("| | my kernel | torch | naive |"): each
+   column's figures are that column's implementation's.
 F. numbers: Korean myriads ("약 2억 4400만 바이트", "11억 바이트") are read and checked; "0,0369 ms" is
    read (a group of three digits followed by a digit is no thousands group).
 
@@ -71,6 +73,23 @@ RMS_HEAD = {
     "es": "RMSNorm está limitado por memoria. Mi kernel fusiona todo en una sola pasada y acumula en fp32 para evitar el desbordamiento. Mueve 110 MB de tráfico DRAM, 11,21 veces menos que la versión ingenua,",
     "en": "RMSNorm is memory-bound. My kernel fuses everything into one pass and accumulates in fp32 to avoid overflow. It moves 110 MB of DRAM traffic, 11.21× less than the naive version,",
 }
+
+
+def table(lang: str, head: str, rows: list[str]) -> str:
+    """A column table after the points said plainly."""
+    lead = {
+        "en": "Softmax is memory-bound, so I fused the five steps into one pass and the intermediates never make a round trip to DRAM. I chose a memory-bound op rather than a GEMM because cuBLAS already wins dense GEMM on this GPU.",
+        "es": "La softmax está limitada por memoria. Mi kernel fusiona los cinco pasos en una sola pasada. Elegí una operación limitada por memoria en lugar de una GEMM porque cuBLAS ya gana la GEMM densa.",
+        "ko": f"소프트맥스는 메모리 바운드입니다. 제 커널은 다섯 단계를 한 번의 패스로 융합합니다. {GEMM['ko']}",
+    }[lang]
+    return "\n".join([lead, "", head, "|---|---|---|---|", *rows])
+
+
+EN_HEAD, ES_TH, KO_TH = (
+    "| | my kernel | torch | naive |",
+    "| | mi kernel | torch | versión ingenua |",
+    "| | 제 커널 | torch | 나이브 버전 |",
+)
 
 CASES: list[tuple[str, str, str, str, str | None]] = [
     # -- G. points ------------------------------------------------------------------------
@@ -283,6 +302,121 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         f"{ES_HEAD} Los 1,02 GB de la versión ingenua son 6 veces más que los 244 MB de mi kernel, y torch.softmax es 1,62 veces más lento que el mío. {GEMM['es']}",
         "4.16×",
     ),
+    # -- D. tables whose header row names the implementations ------------------------------
+    (
+        "D",
+        "en",
+        SM,
+        table(
+            "en",
+            EN_HEAD,
+            [
+                "| DRAM traffic | 244 MB | 248 MB | 1.02 GB |",
+                "| time | 68.0 µs | 110.1 µs | 353.0 µs |",
+                "| kernels | 1 | 1 | 5 |",
+            ],
+        ),
+        None,
+    ),
+    (
+        "D",
+        "en",
+        SM,
+        table(
+            "en",
+            EN_HEAD,
+            [
+                "| DRAM traffic | 244 MB | 248 MB | 1.02 GB |",
+                "| time | 41.0 µs | 110.1 µs | 353.0 µs |",
+                "| speedup vs torch | 2.69× | — | — |",
+            ],
+        ),
+        "1.62×",
+    ),
+    (
+        "D",
+        "en",
+        SM,
+        table(
+            "en",
+            EN_HEAD,
+            ["| DRAM traffic | 244 MB | 248 MB | 244 MB |", "| speedup vs torch | 1.62× | — | — |"],
+        ),
+        "1.02 GB",
+    ),
+    (
+        "D",
+        "es",
+        SM,
+        table(
+            "es",
+            ES_TH,
+            [
+                "| tráfico DRAM | 244 MB | 248 MB | 1,02 GB |",
+                "| tiempo | 68,0 µs | 110,1 µs | 353,0 µs |",
+                "| aceleración frente a torch | 1,62 veces | — | — |",
+            ],
+        ),
+        None,
+    ),
+    (
+        "D",
+        "es",
+        SM,
+        table(
+            "es",
+            ES_TH,
+            [
+                "| tráfico DRAM | 244 MB | 248 MB | 244 MB |",
+                "| aceleración frente a torch | 1,62 veces | — | — |",
+            ],
+        ),
+        "1.02 GB",
+    ),
+    (
+        "D",
+        "es",
+        SM,
+        table(
+            "es",
+            ES_TH,
+            [
+                "| tráfico DRAM | 244 MB | 248 MB | 1,02 GB |",
+                "| tiempo | 68,0 µs | 40,0 µs | 353,0 µs |",
+                "| aceleración frente a torch | 1,62 veces | — | — |",
+            ],
+        ),
+        "110.1 µs",
+    ),
+    (
+        "D",
+        "ko",
+        SM,
+        table(
+            "ko",
+            KO_TH,
+            [
+                "| DRAM 트래픽 | 244 MB | 248 MB | 1.02 GB |",
+                "| 커널 시간 | 68.0 µs | 110.1 µs | 353.0 µs |",
+                "| torch 대비 속도 향상 | 1.62배 | — | — |",
+            ],
+        ),
+        None,
+    ),
+    (
+        "D",
+        "ko",
+        SM,
+        table(
+            "ko",
+            KO_TH,
+            [
+                "| DRAM 트래픽 | 244 MB | 248 MB | 244 MB |",
+                "| torch 대비 속도 향상 | 1.62배 | — | — |",
+            ],
+        ),
+        "1.02 GB",
+    ),
     # -- F. numbers ------------------------------------------------------------------------
     (
         "F",
@@ -370,6 +504,8 @@ REPORTED = {
     "es-t12": None,
     "ko-b21": "110 MB",
     "ko-b11": "244 MB",
+    "en-t12": None,
+    "en-b06": "1.62×",
 }
 
 
