@@ -265,6 +265,8 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
         if c.quantity in ("ratio", "percent"):
             wide_b, wide_a = b[max(0, n.start - 160) : n.start], b[n.end : n.end + 80]
             _classify(c, wide_b, wide_a)
+        if c.quantity == "ratio" and LANG.geomean.search(before):  # the geomean is of speedups
+            c.quantity = "speedup"
 
 
 _METRIC_AFTER = re.compile(r"\s*[(\[]?\s*$")

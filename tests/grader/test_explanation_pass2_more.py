@@ -15,6 +15,8 @@ D. a table whose header row names the implementations ("| | my kernel | torch | 
    column's figures are that column's implementation's.
 F. numbers: Korean myriads ("약 2억 4400만 바이트", "11억 바이트") are read and checked; "0,0369 ms" is
    read (a group of three digits followed by a digit is no thousands group).
+H. "the geometric mean is 1.65× over torch" without the word speedup is the geomean speedup; one
+   with no baseline named is "not read", asking against which implementation.
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -416,6 +418,56 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
             ],
         ),
         "1.02 GB",
+    ),
+    # -- H. the geometric mean without the word speedup --------------------------------------
+    (
+        "H",
+        "en",
+        SM,
+        f"Softmax is memory-bound. {FUSED['en']} The geometric mean is 1.65× over torch. {GEMM['en']}",
+        None,
+    ),
+    (
+        "H",
+        "en",
+        SM,
+        f"Softmax is memory-bound. {FUSED['en']} The geometric mean is 2.5× over torch. {GEMM['en']}",
+        "1.65×",
+    ),
+    (
+        "H",
+        "en",
+        SM,
+        f"Softmax is memory-bound. {FUSED['en']} The geometric mean over the shapes is 2.5×. {GEMM['en']}",
+        "Not read — against which",
+    ),
+    (
+        "H",
+        "es",
+        SM,
+        f"El softmax está limitado por memoria. {FUSED['es']} La media geométrica es 1,65 veces frente a torch. {GEMM['es']}",
+        None,
+    ),
+    (
+        "H",
+        "es",
+        SM,
+        f"El softmax está limitado por memoria. {FUSED['es']} La media geométrica es de 2,5 veces frente a torch. {GEMM['es']}",
+        "1.65×",
+    ),
+    (
+        "H",
+        "ko",
+        SM,
+        f"소프트맥스는 메모리 바운드입니다. {FUSED['ko']} 기하 평균은 torch 대비 1.65배입니다. {GEMM['ko']}",
+        None,
+    ),
+    (
+        "H",
+        "ko",
+        SM,
+        f"소프트맥스는 메모리 바운드입니다. {FUSED['ko']} 기하 평균은 torch 대비 2.5배입니다. {GEMM['ko']}",
+        "1.65×",
     ),
     # -- F. numbers ------------------------------------------------------------------------
     (
