@@ -166,6 +166,12 @@ def _names_impl(cell: str) -> bool:
     return any(pat.fullmatch(cell.lower()) for _, pat in LANG.impl)
 
 
+def _cell(impl: str, value: str, label: str) -> str:
+    if value.isdigit() and re.search(r"kernel|커널|launch|lanzamiento", label.lower()):
+        return f"{impl}: {value} kernels."  # "| 커널 수 | 1 | 1 | 3 |": a count in any language
+    return f"{impl}: {value} {label}."
+
+
 def column_tables(s: str) -> str:
     """A table whose header row names the implementations ("| | my kernel | torch | naive |"):
     each cell a sentence of its column's implementation ("torch: 248 MB DRAM traffic.")."""
@@ -185,7 +191,7 @@ def column_tables(s: str) -> str:
         i += 2
         while i < len(lines) and (row := _cells(lines[i])) is not None:
             cells = zip(head[1:], row[1:], strict=False)
-            said = [f"{h}: {v} {row[0]}." for h, v in cells if v not in _EMPTY_CELL]
+            said = [_cell(h, v, row[0]) for h, v in cells if v not in _EMPTY_CELL]
             out.append("\n\n".join(said) + "\n")
             i += 1
     return "\n".join(out)

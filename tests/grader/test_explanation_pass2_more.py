@@ -419,6 +419,51 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         ),
         "1.02 GB",
     ),
+    (
+        "D",
+        "ko",
+        SM,
+        table(
+            "ko",
+            KO_TH,
+            [
+                "| DRAM 트래픽 | 244 MB | 248 MB | 1.02 GB |",
+                "| 커널 수 | 3 | 1 | 5 |",
+                "| torch 대비 속도 향상 | 1.62배 | — | — |",
+            ],
+        ),
+        "1 (kernels",
+    ),
+    (
+        "D",
+        "ko",
+        SM,
+        table(
+            "ko",
+            KO_TH,
+            [
+                "| DRAM 트래픽 | 244 MB | 248 MB | 1.02 GB |",
+                "| 커널 수 | 1 | 1 | 5 |",
+                "| torch 대비 속도 향상 | 1.62배 | — | — |",
+            ],
+        ),
+        None,
+    ),
+    (
+        "D",
+        "en",
+        SM,
+        table(
+            "en",
+            EN_HEAD,
+            [
+                "| DRAM traffic | 244 MB | 248 MB | 1.02 GB |",
+                "| kernels | 1 | 1 | 3 |",
+                "| speedup vs torch | 1.62× | — | — |",
+            ],
+        ),
+        "5 (kernels",
+    ),
     # -- H. the geometric mean without the word speedup --------------------------------------
     (
         "H",
@@ -558,6 +603,7 @@ REPORTED = {
     "ko-b11": "244 MB",
     "en-t12": None,
     "en-b06": "1.62×",
+    "ko-b06": "1 (kernels",
 }
 
 
