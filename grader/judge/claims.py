@@ -33,6 +33,7 @@ from grader.judge.attribution import (
     compared_with,
     mentions,
     owner,
+    possessive_pair,
     ratio_owner,
     resolve,
     topic,
@@ -188,10 +189,19 @@ def read_sentence(
     claims += single_kernel(sentence, b, ms, claims, context, spans)
     told = [c.subject for c in claims if c.subject and not c.unread]
     spoken = topic(b, ms, spans, told)
+    if spoken is None and subject is None and context and _TOOL.match(b):
+        return claims, context  # "Nsight Compute mide …": the tool is no one's "it"
     owned = [
         c.subject for c in claims if c.subject and c.quantity not in ("speedup", "traffic_ratio")
     ]
     return claims, (spoken or subject or (owned[-1] if owned else None) or context)
+
+
+# a sentence whose subject is a measuring tool: its "it" stays the implementation before
+_TOOL = re.compile(
+    r"^\W*(?:según |according to |segun )?(?:nsight(?: compute| systems)?|ncu|nsys|(?:the |el )?"
+    r"(?:profiler|perfilador|benchmark)|프로파일러)\b"
+)
 
 
 def _slice(original: str, normalised: str, start: int, end: int) -> str:
@@ -255,6 +265,8 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
         if c.quantity in ("ratio", "percent"):
             wide_b, wide_a = b[max(0, n.start - 160) : n.start], b[n.end : n.end + 80]
             _classify(c, wide_b, wide_a)
+        if c.quantity == "ratio" and LANG.geomean.search(before):  # the geomean is of speedups
+            c.quantity = "speedup"
 
 
 _METRIC_AFTER = re.compile(r"\s*[(\[]?\s*$")
@@ -444,6 +456,9 @@ def _ratio(
             other_what = None
     else:
         other_what = other.what
+    pair = possessive_pair(b, ms, n.start, n.end, spans)
+    if pair is not None:  # "los 1,02 GB de la ingenua son 4,16 veces más que los 244 MB míos"
+        who, other_what = pair
     who = who or "submission"
     around = after + " " + before[-30:]
     slower = bool(LANG.slower.search(after)) and not LANG.faster.search(after[:20])

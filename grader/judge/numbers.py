@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from grader.judge.lang import LANG, alt
 
 _SUP = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_DIGITS = r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
+# "0,0369": a group of three is a thousands group only when no digit follows it
+_DIGITS = r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,]\d+)?"
 _EXP = (
     r"(?:\s?e([+-]?\d{1,2})(?![\w])|\s*[×x·*]\s*10\s*(?:\^|\*\*)\s*([+-]?\d{1,2})"
     r"|\s*[×x·*]\s*10([⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+))"
@@ -65,6 +66,13 @@ _WORD_NUM = re.compile(_ONE_WORD + r"(?:(?:[\s-]+(?:and\s+|y\s+)?)" + _ONE_WORD 
 _TWICE = re.compile(r"(?<![\w])(?:twice|thrice|half)(?![\w])")
 _KO_KERNELS = re.compile(
     r"커널(?:을|를|이|은|는)?\s*(\d+|" + alt(list(LANG.words)) + r")\s*(?:개|번)"
+)
+
+
+_D = r"\d+(?:[.,]\d+)?"
+# Korean myriads: "약 2억 4400만 바이트" 2.44e8, "11억 바이트" 1.1e9, "24만" 2.4e5
+_KO_MYRIAD = re.compile(
+    r"(?<![\w.,])(?:(" + _D + r")\s?억(?:\s?(" + _D + r")\s?만)?|(" + _D + r")\s?만)(?=\s?\D)"
 )
 
 
@@ -137,6 +145,7 @@ def find(s: str, mark: str) -> list[Num]:
         out.append(Num(m.start(), u[2], v * u[1], u[0]))
     out += _words(s, out)
     out += _ko_kernels(s, out)
+    out += _ko_myriad(s, out, mark)
     out.sort(key=lambda n: n.start)
     return _ranges(s, out, mark)
 
@@ -188,6 +197,21 @@ def _ko_kernels(s: str, taken: list[Num]) -> list[Num]:
         v = float(g) if g.isdigit() else LANG.words.get(g)
         if v is not None and _free(taken, m.start(), m.end()):
             out.append(Num(m.start(), m.end(), float(v), "kernels"))
+    return out
+
+
+def _ko_myriad(s: str, taken: list[Num], mark: str) -> list[Num]:
+    out = []
+    for m in _KO_MYRIAD.finditer(s):
+        eok, man, only_man = m.group(1), m.group(2), m.group(3)
+        try:
+            v = value_of(eok, mark) * 1e8 if eok else 0.0
+            v += value_of(man or only_man, mark) * 1e4 if (man or only_man) else 0.0
+        except ValueError:
+            continue
+        u = _unit(s, m.end())
+        if u is not None and _free(taken, m.start(), u[2]):
+            out.append(Num(m.start(), u[2], v * u[1], u[0]))
     return out
 
 

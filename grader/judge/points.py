@@ -47,12 +47,22 @@ def _concepts(words: list[str]) -> list[str]:
 
 
 def _patterns(words: list[str]) -> list[tuple[str, re.Pattern[str]]]:
+    """A point's words and concepts; a mechanism point (one naming fusion) is met by the
+    mechanism only: its other words ("bandwidth") say why it matters, not what was done."""
+    concepts = _concepts(words)
+    if "fusion" in concepts:
+        words = [w for w in words if _concepts([w]) in ([], ["fusion"])]
+        concepts = ["fusion"]
     own = [(w, re.compile(r"(?<![\w])" + re.escape(w.lower()))) for w in words]
-    return own + [(c, LANG.concepts[c]) for c in _concepts(words)]
+    return own + [(c, LANG.concepts[c]) for c in concepts]
 
 
 def _tokens(s: str) -> list[str]:
     return re.findall(r"[^\W\d_][\w'’-]*", s)
+
+
+# "Softmax is memory-bound.": a subject, a copula and the point make a sentence
+_COPULA = re.compile(r"^\W*[^\W\d_][\w-]*(?: [^\W\d_][\w-]*)? (?:is|are|es|está|son|están) ")
 
 
 def _real_sentence(s: str, every: list[re.Pattern[str]]) -> bool:
@@ -61,7 +71,7 @@ def _real_sentence(s: str, every: list[re.Pattern[str]]) -> bool:
     rest = s
     for pat in every:
         rest = pat.sub(" ", rest)
-    need, left = (2, 1) if korean else (4, 2)
+    need, left = (2, 1) if korean else (3, 1) if _COPULA.match(s) else (4, 2)
     return len(_tokens(s)) >= need and len(_tokens(rest)) >= left
 
 

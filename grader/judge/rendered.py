@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from grader.judge.lang import LANG
+
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad]")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _FENCE = re.compile(
@@ -147,4 +149,49 @@ def visible(text: str) -> str:
     s = re.sub(r"(?<![\w*])[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?![\w*])", "", s)  # emphasis
     s = s.replace("`", "")
     s = re.sub(r"(?m)^\s*>\s?", "", s)  # quotes
-    return _INVISIBLE.sub("", s)
+    return column_tables(_INVISIBLE.sub("", s))
+
+
+_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_EMPTY_CELL = {"", "—", "–", "-", "n/a", "·"}
+
+
+def _cells(line: str) -> list[str] | None:
+    if not re.match(r"^\s*\|.*\|\s*$", line) or _RULE.match(line):
+        return None
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _names_impl(cell: str) -> bool:
+    return any(pat.fullmatch(cell.lower()) for _, pat in LANG.impl)
+
+
+def _cell(impl: str, value: str, label: str) -> str:
+    if value.isdigit() and re.search(r"kernel|커널|launch|lanzamiento", label.lower()):
+        return f"{impl}: {value} kernels."  # "| 커널 수 | 1 | 1 | 3 |": a count in any language
+    return f"{impl}: {value} {label}."
+
+
+def column_tables(s: str) -> str:
+    """A table whose header row names the implementations ("| | my kernel | torch | naive |"):
+    each cell a sentence of its column's implementation ("torch: 248 MB DRAM traffic.")."""
+    lines, out, i = s.split("\n"), [], 0
+    while i < len(lines):
+        head = _cells(lines[i])
+        if (
+            head is None
+            or len(head) < 3
+            or i + 1 >= len(lines)
+            or not _RULE.match(lines[i + 1])
+            or not all(_names_impl(h) for h in head[1:])
+        ):
+            out.append(lines[i])
+            i += 1
+            continue
+        i += 2
+        while i < len(lines) and (row := _cells(lines[i])) is not None:
+            cells = zip(head[1:], row[1:], strict=False)
+            said = [_cell(h, v, row[0]) for h, v in cells if v not in _EMPTY_CELL]
+            out.append("\n\n".join(said) + "\n")
+            i += 1
+    return "\n".join(out)

@@ -358,6 +358,7 @@ TABLE: dict[str, object] = {
             r"fewer dram",
             r"in registers",
             r"on[- ]chip",
+            r"online (?:softmax|logsumexp)",
         ],
         "mask": [r"mask(?:s|ed|ing)?", r"tail", r"last block", r"out[- ]of[- ]bounds"],
         "overflow": [
@@ -367,7 +368,7 @@ TABLE: dict[str, object] = {
             r"running max",
             r"logsumexp",
             r"upcast",
-            r"accumulat\w+ in (?:fp|float)32",
+            r"accumulat\w+ (?:[\w-]+ ){0,5}in (?:fp|float)32",
         ],
     },
 }

@@ -8,7 +8,9 @@ TABLE: dict[str, object] = {
         "naive": [
             r"(?:la |el )?(?:versi[oó]n|implementaci[oó]n|kernel|c[oó]digo|l[ií]nea base)"
             r" (?:na[iï]ve|ingenu[ao]|sin fusionar|sin fusi[oó]n|de referencia|de cinco kernels"
-            r"|de 5 kernels)",
+            r"|de 5 kernels)(?: (?:de|en) (?:py)?torch)?",  # "la versión ingenua de PyTorch"
+            r"(?:la |el )?(?:versi[oó]n|implementaci[oó]n|c[oó]digo) (?:de |en )?(?:py)?torch"
+            r" (?:na[iï]ve|ingenu[ao]|sin fusionar)",
             r"(?:la |el )?(?:na[iï]ve|ingenu[ao])",
             r"(?:la |el )?sin fusionar",
         ],
@@ -62,6 +64,7 @@ TABLE: dict[str, object] = {
         r"en lugar de",
         r"en vez de",
         r"igual que",
+        r"(?:lo )?mismo que",
         r"como",
         r"(?:le )?(?:supera|gana)(?:ndo)? a",
     ],
@@ -327,6 +330,7 @@ TABLE: dict[str, object] = {
             r"idas y vueltas",
             r"menos tr[aá]fico",
             r"en registros",
+            r"(?:softmax|logsumexp) en l[ií]nea",
         ],
         "mask": [r"m[aá]scara", r"enmascar\w*", r"cola", r"[uú]ltimo bloque", r"fuera de rango"],
         "overflow": [
@@ -336,7 +340,7 @@ TABLE: dict[str, object] = {
             r"m[aá]ximo"
             r" acumulado",
             r"logsumexp",
-            r"acumul\w+ en (?:fp|float)32",
+            r"acumul\w+ (?:[\w-]+ ){0,5}en (?:fp|float)32",
         ],
     },
 }
