@@ -118,6 +118,11 @@ def where(b: str, start: int, end: int, found: list[Site], numbers: list[tuple[i
         return _of_site(b, before[-1], start, end)  # "With bf16 at 8192×4096, it is 2.98×"
     # the geometric mean scopes only its own clause's number: never a case to carry
     cases = [s for s in found if s.shapes or s.dtypes or s.cases or s.hints or s.course]
+    # a dimension named only after the number, in a clause of its own ("…, 0.32× cuBLAS's 634
+    # TFLOP/s: with K = 1000 the grid is one wave"), explains; it does not scope the number
+    named = [s for s in cases if not (s.start > end and s.hints and not (s.shapes or s.cases))]
+    if len(named) == 1 and named[0].end <= start:
+        return _of_site(b, named[0], start, end)
     if len(cases) == 1:
         return _of_site(b, cases[0], start, end)
     if not cases:
