@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from grader import checkpoints, grade
+from grader.judge import kernel_check
 from grader.options import GradeOptions
 from grader.sandbox.bwrap import Limits, probe
 from tests.security.redteam28.run import header
@@ -45,7 +46,7 @@ def _param(p: Path) -> object:
 @pytest.mark.parametrize("path", [_param(p) for p in FILES], ids=[_id(p) for p in FILES])
 # A file that stalls the compile check is stopped STALL_SECONDS (150 s) after its run ends: on
 # a loaded machine run + stall passed the suite's 300 s (CI, x36_static_range_stall)
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(int(60 + kernel_check.GRACE_SECONDS + 120))
 def test_redteam28_grading(path: Path) -> None:
     expect, checkpoint, _ = header(path)
     result = grade(
