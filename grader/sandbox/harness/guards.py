@@ -21,8 +21,7 @@ decided by the parent, which compares the returned bytes with a reference the ch
 from __future__ import annotations
 
 import contextlib
-import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import torch
@@ -325,7 +324,7 @@ class LaunchCounter:
                                 stack.enter_context(mode)
                             # a read-only copy: the launch runs with the arguments checked
                             # above, whatever the grid function does with its `meta`
-                            return grid(types.MappingProxyType(dict(meta)))
+                            return grid(ReadOnlyMeta(meta, counter.refused))
                     finally:
                         _LAUNCHING[0] = launching
 
@@ -334,6 +333,47 @@ class LaunchCounter:
                 return run(self_, *args, **kwargs)
 
         return guarded_run
+
+
+class ReadOnlyMeta(Mapping[str, Any]):
+    """What a grid function gets as `meta`: a copy it may read (`meta["BLOCK"]`, `**meta`,
+    `.get`, `.copy()`); a write is refused with its own sentence. The launch goes on with the
+    arguments checked before the grid ran whatever the grid does with its copy."""
+
+    __slots__ = ("_items", "_refused")
+    WHY = (
+        "the grid function wrote to its `meta`: the grid reads the launch's parameters and "
+        "returns the grid; pass a value as a kernel argument instead"
+    )
+
+    def __init__(self, meta: Mapping[str, Any], refused: list[str]) -> None:
+        self._items = dict(meta)
+        self._refused = refused
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return repr(self._items)
+
+    def copy(self) -> dict[str, Any]:
+        return dict(self._items)
+
+    def __or__(self, other: Mapping[str, Any]) -> dict[str, Any]:
+        return {**self._items, **other}
+
+    def _write(self, *args: Any, **kwargs: Any) -> Any:
+        self._refused.append(self.WHY)
+        raise LaunchError(self.WHY)
+
+    __setitem__ = __delitem__ = __ior__ = _write
+    update = pop = popitem = setdefault = clear = _write
 
 
 # What a launch reads of a kernel object that the file could change: its jit options (the
