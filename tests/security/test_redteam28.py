@@ -17,7 +17,7 @@ from grader.sandbox.bwrap import Limits, probe
 from tests.security.redteam28.run import header
 
 HERE = Path(__file__).resolve().parent
-DIRS = ("redteam28", "redteam34", "redteam36", "redteam36b")  # 36, 36b: 2026-12-03
+DIRS = ("redteam28", "redteam34", "redteam36", "redteam36b", "redteam37")  # 36-37: 2026-12-03
 FILES = sorted(p for d in DIRS for p in (HERE / d).glob("*.py") if p.name != "run.py")
 
 NOT_FIXED = {

@@ -398,14 +398,41 @@ def _formatting_seen(original: Callable[..., Any]) -> Callable[..., Any]:
     value read (`_local_scalar_dense`)."""
 
     def formatted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        for mode in _current_modes():
-            if isinstance(mode, TorchGuard):
-                qual = "torch.ops.aten._local_scalar_dense (values formatted: print the shape)"
-                if qual not in mode.forbidden:
-                    mode.forbidden.append(qual)
+        _report_read("values formatted: print the shape")
         return original(self, *args, **kwargs)
 
     return formatted
+
+
+def _report_read(how: str) -> None:
+    """A value read on the host that torch makes with the dispatch modes off, reported as one."""
+    for mode in _current_modes():
+        if isinstance(mode, TorchGuard):
+            qual = f"torch.ops.aten._local_scalar_dense ({how})"
+            if qual not in mode.forbidden:
+                mode.forbidden.append(qual)
+
+
+def _holds_tensor(data: Any, depth: int = 0) -> bool:
+    if isinstance(data, torch.Tensor):
+        return True
+    if isinstance(data, (list, tuple)) and depth < 8:
+        return any(_holds_tensor(d, depth + 1) for d in data[:4096])
+    return depth >= 8 and isinstance(data, (list, tuple))  # too deep to look: say so
+
+
+def _values_copied(original: Callable[..., Any]) -> Callable[..., Any]:
+    """`torch.tensor([x[0], x[-1]])` reads each 0-d tensor's value on the host inside torch,
+    where no dispatch mode sees it: a tensor built from a sequence that holds tensors is
+    reported as a value read (a tensor on its own is no read: `torch.as_tensor(x)` is x)."""
+
+    def built(*args: Any, **kwargs: Any) -> Any:
+        data = args[0] if args else kwargs.get("data")
+        if isinstance(data, (list, tuple)) and _holds_tensor(data):
+            _report_read("a tensor built from tensors' values: use torch.stack, or a view")
+        return original(*args, **kwargs)
+
+    return built
 
 
 def install(counter: LaunchCounter, forcer: ConfigForcer) -> None:
@@ -413,6 +440,8 @@ def install(counter: LaunchCounter, forcer: ConfigForcer) -> None:
     import torch._tensor_str as tensor_str
 
     tensor_str._str = _formatting_seen(tensor_str._str)
+    for name in ("tensor", "as_tensor", "asarray"):
+        setattr(torch, name, _values_copied(getattr(torch, name)))
     from triton.runtime import autotuner, interpreter, jit
 
     jit.JITFunction.run = counter.wrap(jit.JITFunction.run)
