@@ -275,7 +275,7 @@ def _one_call(
     """One call of the entry, under config `index`; its frame sent. False: it raised."""
     device = job["device"]
     forcer.reset(index)
-    counter.launches, counter.refused, counter.touched = 0, [], set()
+    counter.launches, counter.refused, counter.touched, counter.raised = 0, [], set(), []
     # under the interpreter, the parent compiles what every config launched
     counter.record = device == "cpu"
     # on a GPU, at fresh addresses exactly as a timed call's (timing.place); on the CPU at the
@@ -305,6 +305,8 @@ def _one_call(
         wire.write_frame(out, header)
         return False
     kept = _state_refusals()
+    if counter.raised:  # the entry caught a failed launch and went on
+        kept.append(f"a launch raised ({counter.raised[0]}) and your entry caught it and went on")
     header.update(
         configs=list(forcer.seen.values()),
         used=forcer.used,

@@ -130,7 +130,13 @@ class ConfigForcer:
                     self_.nargs = None
                     if all(t is not self_ for t in forcer.tuners):
                         forcer.tuners.append(self_)
-                    return forcer.original(self_, *args, **kwargs)
+                    # what Triton's own benchmarking caught (a config out of resources) is
+                    # Triton's, not a launch the entry caught
+                    raised = len(forcer.counter.raised) if forcer.counter is not None else 0
+                    answer = forcer.original(self_, *args, **kwargs)
+                    if forcer.counter is not None:
+                        del forcer.counter.raised[raised:]
+                    return answer
             else:
                 configs = pruned(self_, args, kwargs)
                 forcer.seen[id(self_)] = [label(c) for c in configs]

@@ -231,6 +231,9 @@ class LaunchCounter:
         self.launches = 0
         self.active = True  # off while timing: no Python overhead added to the submission
         self.refused: list[str] = []
+        # launches that raised in this call (what they raised): an entry that catches one and
+        # goes on is refused (child.py), except where Triton's own autotuner caught it
+        self.raised: list[str] = []
         self.touched: set[int] = set()  # storages handed to a kernel
         # With `record` on (under the interpreter, every config of every run): each launch's
         # specialization, once (`specialization`), for the parent's compile check, up to
@@ -329,8 +332,12 @@ class LaunchCounter:
                         _LAUNCHING[0] = launching
 
                 kwargs["grid"] = checked_grid
-            with _disable_current_modes():
-                return run(self_, *args, **kwargs)
+            try:
+                with _disable_current_modes():
+                    return run(self_, *args, **kwargs)
+            except BaseException as exc:
+                counter.raised.append(type(exc).__name__)
+                raise
 
         return guarded_run
 
