@@ -425,6 +425,16 @@ def refusals(d: Defines, tree: ast.Module) -> list[str]:
                 values += it.args  # for a, b in itertools.product(A, B): A's and B's items
             else:
                 values.append(it)
+        for n in (n for v in values if v is not None for n in ast.walk(v)):
+            if (
+                isinstance(n, ast.Call)
+                and d.canon(n.func) == "triton.language.constexpr"
+                and not d._literal(n)
+            ):  # it would hold a container or a tensor the host reads through it
+                out.append(
+                    f"line {n.lineno}: tl.constexpr(...) at module level holds a number, a "
+                    "string, a dtype or a tuple of them, never a container or a tensor"
+                )
         for v in values:
             if v is not None and (why := _stateful(v, d)) is not None:
                 out.append(

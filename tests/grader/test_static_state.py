@@ -30,6 +30,10 @@ KERNEL = GOOD.split("def softmax_triton")[0]
         ("C = {}\ndef g(x):\n    d = C\n", "handed on"),
         ("def g(x, c={}):\n    return c\n", "default argument"),
         ("def g(x):\n    yield x\n", "generator"),
+        # red team 3: a container or a tensor inside a module-level tl.constexpr
+        ("S = tl.constexpr([[]])\n", "tl.constexpr(...) at module level"),
+        ("S = tl.constexpr((torch.zeros(16),))\n", "tl.constexpr(...) at module level"),
+        ("S = (1, tl.constexpr({}))\n", "tl.constexpr(...) at module level"),
     ],
 )
 def test_identity_and_state_refusals(extra: str, word: str) -> None:
@@ -406,3 +410,20 @@ def test_a_cached_function_may_return_config_fields_and_config_instances() -> No
     src = "import functools\n" + KERNEL + cfg + fn
     src += "def softmax_triton(x):\n    _c(x.shape[1])\n    return x\n"
     assert check(src, "softmax_triton").ok, check(src, "softmax_triton").forbidden
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "tl.constexpr(1024)",
+        "tl.constexpr(2 ** 10)",
+        "tl.constexpr((1, 2))",
+        "tl.constexpr(tl.float16)",
+        "tl.constexpr(1e-6)",
+    ],
+)
+def test_a_module_level_constexpr_of_a_constant_passes(value: str) -> None:
+    report = check(
+        KERNEL + f"C = {value}\ndef softmax_triton(x):\n    return x\n", "softmax_triton"
+    )
+    assert not any("tl.constexpr" in m for m in report.forbidden), report.forbidden

@@ -49,6 +49,13 @@ def state_print(module: Any) -> dict[str, Any]:
             return ("tensor", id(v), v._version, tuple(v.shape), _content(v))
         if isinstance(v, KernelInterface):
             return _kernel_print(v, lambda inner: fp(inner, depth + 1))
+        if type(v).__module__.startswith("triton.language") and isinstance(
+            getattr(v, "__dict__", None), dict
+        ):  # a tl.constexpr holds any value (`tl.constexpr([[]])`): read through its own
+            if id(v) in seen:
+                return ("seen", id(v))
+            seen.add(id(v))
+            return ("object", type(v).__name__, id(v), attrs(vars(v), depth))
         if type(v).__module__.startswith(("torch", "triton.language")):
             return ("object", type(v).__name__, id(v))
         if id(v) in seen:

@@ -1,0 +1,43 @@
+"""The child's fingerprint of module-level state (grader/sandbox/harness/module_state.py) reads
+through what a `tl.constexpr` holds: red team 3 kept a call counter in `tl.constexpr([[]])` and
+a tensor in `tl.constexpr((torch.zeros(16),))`, which the fingerprint took by identity only, so
+a change between calls was never seen (the static check now refuses both too: this is the
+layer under it). Triton's dtypes and a constexpr of a number stay the same print."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import torch
+import triton.language as tl
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "grader" / "sandbox"))
+from harness.module_state import state_print  # noqa: E402
+
+
+def module(**values: object) -> types.ModuleType:
+    m = types.ModuleType("submission")
+    vars(m).update(values)
+    return m
+
+
+def test_a_list_inside_a_constexpr_is_read_through() -> None:
+    m = module(CALLS=tl.constexpr([[]]))
+    before = state_print(m)
+    m.CALLS[0].append(1)
+    assert state_print(m) != before
+
+
+def test_a_tensor_inside_a_constexpr_is_read_by_content() -> None:
+    stash = torch.zeros(16, dtype=torch.int32)
+    m = module(STASH=tl.constexpr((stash,)))
+    before = state_print(m)
+    stash[0] += 1
+    assert state_print(m) != before
+
+
+def test_constants_and_dtypes_print_the_same_every_time() -> None:
+    m = module(CHUNK=tl.constexpr(1024), DT=tl.float16, PAIR=tl.constexpr((1, 2)))
+    assert state_print(m) == state_print(m)
