@@ -14,7 +14,7 @@ import torch
 import triton.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "grader" / "sandbox"))
-from harness.module_state import state_print  # noqa: E402
+from harness.module_state import state_print
 
 
 def module(**values: object) -> types.ModuleType:
