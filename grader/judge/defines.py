@@ -434,5 +434,12 @@ def _constant_attribute(name: str) -> bool:
 def _same_libdevice(a: str, b: str) -> bool:
     """Two spellings of Triton's libdevice (`try: from triton.language.extra import libdevice
     except ImportError: from triton.language.extra.cuda import libdevice`, as Liger-Kernel
-    writes it): whichever Python binds, it is libdevice."""
-    return all(x.startswith("triton.language.extra") and x.endswith(".libdevice") for x in (a, b))
+    writes it), or one function of it from either (`from ….libdevice import rsqrt`): whichever
+    Python binds, it is the same."""
+    homes = ("triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice")
+
+    def member(x: str) -> str | None:  # what of libdevice x names ("" for the module itself)
+        home = next((h for h in homes if x == h or x.startswith(h + ".")), None)
+        return None if home is None else x[len(home) :]
+
+    return member(a) is not None and member(a) == member(b)

@@ -216,6 +216,19 @@ def test_a_builtin_exception_class_may_be_named_in_an_except_clause() -> None:
     assert check(raised, "softmax_triton").forbidden  # named in an except clause only
 
 
+def test_one_libdevice_function_imported_from_either_home_passes() -> None:
+    """Liger-Kernel's rms_norm.py (red team 3): the same function from either libdevice home
+    is one binding; two different functions under one name are still two."""
+    same = (
+        "try:\n    from triton.language.extra.libdevice import rsqrt\n"
+        "except ModuleNotFoundError:\n"
+        "    from triton.language.extra.cuda.libdevice import rsqrt\n"
+    )
+    assert check(KERNEL + same + ENTRY, "softmax_triton").ok
+    other = same.replace("cuda.libdevice import rsqrt", "cuda.libdevice import exp as rsqrt")
+    assert check(KERNEL + other + ENTRY, "softmax_triton").forbidden
+
+
 def test_a_frozen_dataclass_from_imported_with_a_launch_option_field_passes() -> None:
     cfg = (
         "from dataclasses import dataclass\n"
