@@ -11,12 +11,13 @@ text, whatever the characters. An honest result is far below it and left as it i
 
 from __future__ import annotations
 
-from grader.models import GradeResult
+from grader.models import CaseResult, GradeResult
 from grader.text import cap_json, json_cost
 
 STDOUT_BYTES = 24 << 10
 MESSAGES_BYTES = 12 << 10
 CASES_BYTES = 16 << 10  # case messages and config labels, cases' and configs' together
+MAX_CASES = 128  # calls listed in the case table (the headline counts them all)
 # a field past its kind's budget keeps this much (a message's start, a config's label)
 FLOOR_BYTES = 160
 
@@ -31,8 +32,39 @@ def _pool(texts: list[str], budget: int, floor: int) -> list[str]:
     return out
 
 
+def _listed(cases: list[CaseResult]) -> list[CaseResult]:
+    """At most MAX_CASES of a grading's calls, in their order: the failing ones first (up to
+    half), then each case's first call, then the rest as they came."""
+    if len(cases) <= MAX_CASES:
+        return cases
+    keep = {i for i, c in enumerate(cases) if not c.passed}
+    keep = set(sorted(keep)[: MAX_CASES // 2])
+    names: set[str] = set()
+    for i, c in enumerate(cases):
+        if len(keep) < MAX_CASES and c.name not in names:
+            names.add(c.name)
+            keep.add(i)
+    for i in range(len(cases)):
+        if len(keep) >= MAX_CASES:
+            break
+        keep.add(i)
+    return [c for i, c in enumerate(cases) if i in keep]
+
+
 def fit(result: GradeResult) -> GradeResult:
-    """`result` with the child's text within its budgets (in place; returned for chaining)."""
+    """`result` with the child's text within its budgets (in place; returned for chaining),
+    and its case table at most MAX_CASES calls long (an autotuner's every config on every
+    case: 64 configs of 14 calls made a 200 KB result), said in a message."""
+    listed = _listed(result.cases)
+    if len(listed) < len(result.cases):
+        failing = sum(not c.passed for c in result.cases)
+        result.messages.append(
+            f"The case table lists {len(listed)} of the {len(result.cases)} calls "
+            f"({failing} failing): "
+            + ("every failing one and " if failing <= MAX_CASES // 2 else "")
+            + "each case at least once; the others are left out."
+        )
+        result.cases = listed
     result.stdout = cap_json(result.stdout, STDOUT_BYTES)
     result.messages = _pool(result.messages, MESSAGES_BYTES, FLOOR_BYTES)
     labels = [c.config for c in result.configs]

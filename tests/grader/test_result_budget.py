@@ -71,3 +71,54 @@ def test_cap_json_counts_the_escapes_and_ends_in_an_ellipsis() -> None:
     kept = cap_json(text, 100)
     assert json_cost(kept) <= 100 and kept.endswith("…") and kept.startswith("\\x01")
     assert cap_json("short", 100) == "short"
+
+
+def _autotuned(configs: int, runs: int, failing: set[int]) -> GradeResult:
+    cases = [
+        CaseResult(
+            name=f"case-{r % 7}",
+            passed=(k * runs + r) not in failing,
+            max_abs_err=1e-7,
+            shape=[4096, 600],
+            dtype="float32",
+            draw=r // 7,
+            config=f"P_{'x' * 270}{k}: 1, num_warps: 1",
+        )
+        for k in range(configs)
+        for r in range(runs)
+    ]
+    return GradeResult(
+        checkpoint="c3a-vector-add",
+        verdict=Verdict.CORRECT if not failing else Verdict.WRONG_ANSWER,
+        level=2,
+        device="cpu",
+        cases=cases,
+        configs=[ConfigResult(config=c.config or "", passed=True) for c in cases[::runs]],
+        messages=["Level 2: correct"],
+    )
+
+
+def test_an_autotuners_every_call_is_listed_within_the_cap() -> None:
+    """Red team 3 (x22): 64 configs x 14 calls listed one row each made a 200 KB result. The
+    table keeps MAX_CASES rows (each case at least once) and says how many it left out."""
+    result = budget.fit(_autotuned(64, 14, set()))
+    assert len(result.cases) == budget.MAX_CASES
+    assert {c.name for c in result.cases} == {f"case-{i}" for i in range(7)}
+    assert "lists 128 of the 896 calls (0 failing)" in result.messages[-1]
+    assert len(result.model_dump_json().encode()) < CAP
+
+
+def test_the_failing_calls_are_listed_first_and_in_order() -> None:
+    failing = {5, 300, 301, 895}
+    before = _autotuned(64, 14, failing)
+    position = {id(c): i for i, c in enumerate(before.cases)}  # fit keeps the objects
+    result = budget.fit(before)
+    order = [position[id(c)] for c in result.cases]
+    assert [i for i, c in zip(order, result.cases, strict=True) if not c.passed] == sorted(failing)
+    assert "every failing one" in result.messages[-1]
+    assert order == sorted(order)
+
+
+def test_a_table_under_the_cap_is_left_whole() -> None:
+    result = budget.fit(_autotuned(9, 14, {3}))
+    assert len(result.cases) == 126 and result.messages == ["Level 2: correct"]

@@ -255,8 +255,8 @@ def run_cases(
                 submission,
             ):
                 totals[run["id"]] = 0  # an error: no more configs for this run
-            elif index == 0:
-                totals[run["id"]] = forcer.count
+            elif index == 0:  # past the cap its first call is refused: no use running more
+                totals[run["id"]] = forcer.count if forcer.count <= job["max_configs"] else 0
         index += 1
 
 
@@ -305,6 +305,11 @@ def _one_call(
         wire.write_frame(out, header)
         return False
     kept = _state_refusals()
+    if forcer.count > job["max_configs"]:  # the configs past the cap would go unchecked
+        kept.append(
+            f"{forcer.count} autotune configs after pruning, more than the {job['max_configs']} "
+            "a grading runs and checks: prune them (fewer configs, or early_config_prune)"
+        )
     if counter.raised:  # the entry caught a failed launch and went on
         kept.append(f"a launch raised ({counter.raised[0]}) and your entry caught it and went on")
     header.update(
