@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from app.cli.client_cmd import _call, plural
+from app.cli.server import call, plural
 
 
 def _side(side: dict[str, Any]) -> str:
@@ -15,7 +15,7 @@ def _side(side: dict[str, Any]) -> str:
 
 
 def cmd_similarity(args: argparse.Namespace) -> int:
-    data = _call("GET", f"/api/similarity/{args.checkpoint}").json()
+    data = call("GET", f"/api/similarity/{args.checkpoint}").json()
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
