@@ -104,3 +104,66 @@ def test_the_summary_table_ranks_the_highest_pairs_without_the_handout(  # type:
     refused = student.goto(f"{live}/similarity/c3a-softmax/summary.csv")
     assert refused is not None and refused.status == 403
     assert "bob" not in student.content()
+
+
+def test_an_instructor_registers_and_removes_a_handout_by_the_page_form(  # type: ignore[no-untyped-def]
+    live: str,  # noqa: F811
+    browser,  # noqa: F811
+    make_user,
+    tmp_path: Path,
+) -> None:
+    """Issue 31: a handout was registered as base text only through the API. The page's form
+    uploads one (its name from the file, or the one typed), lists it, and removes it; a bad
+    name or a file that is not UTF-8 is the page again with the reason, nothing stored; a
+    student cannot post it."""
+    original = (SOFTMAX / "reference.py").read_text()
+    auth = {name: make_user(name) for name in ("ann", "bob")}
+    for name, src in (("ann", original), ("bob", disguise(original, seed=5))):
+        body = {"checkpoint": "c3a-softmax", "source": src}
+        r = httpx.post(f"{live}/api/submissions", headers=auth[name], json=body)
+        assert r.status_code == 201, r.text
+    prof_auth = make_user("prof", "instructor")
+    prof = _sign_in(browser, live, prof_auth["Authorization"].split()[1])
+    listed = f"{live}/api/similarity/c3a-softmax/handouts"
+
+    def summary() -> list[str]:
+        return prof.locator("#similarity-summary tr td:nth-child(2)").all_inner_texts()
+
+    prof.goto(f"{live}/similarity/c3a-softmax")
+    assert summary() == ["ann and bob"]
+    assert "No handout" in prof.inner_text("#handouts")
+    lab = tmp_path / "lab_a1.py"
+    lab.write_text(original)
+    prof.set_input_files("#handout-file", str(lab))
+    prof.click("#handout-form button[type=submit]")
+    prof.wait_for_selector("#handouts li")
+    assert prof.url.startswith(f"{live}/similarity/c3a-softmax")
+    assert prof.locator("#handouts li").all_inner_texts()[0].startswith("lab_a1.py")
+    assert httpx.get(listed, headers=prof_auth).json()["handouts"] == ["lab_a1.py"]
+    assert summary() == []  # the kernel both began from is base text now
+    prof.screenshot(path=str(SHOTS / "similarity-handouts.png"), full_page=True)
+
+    prof.fill("#handout-name", ".hidden")  # a bad name: the reason, nothing stored
+    prof.set_input_files("#handout-file", str(lab))
+    prof.click("#handout-form button[type=submit]")
+    assert "name" in prof.inner_text(".error")
+    bad = tmp_path / "notes.py"
+    bad.write_bytes(b"\xff\xfe")
+    prof.fill("#handout-name", "")
+    prof.set_input_files("#handout-file", str(bad))
+    prof.click("#handout-form button[type=submit]")
+    assert "UTF-8" in prof.inner_text(".error")
+    assert httpx.get(listed, headers=prof_auth).json()["handouts"] == ["lab_a1.py"]
+
+    student = _sign_in(browser, live, auth["ann"]["Authorization"].split()[1])
+    refused = student.request.post(
+        f"{live}/similarity/c3a-softmax/handouts/lab_a1.py/remove", form={"csrf": "x"}
+    )
+    assert refused.status == 403
+    assert httpx.get(listed, headers=prof_auth).json()["handouts"] == ["lab_a1.py"]
+
+    prof.goto(f"{live}/similarity/c3a-softmax")
+    prof.click("#handouts li button:text('Remove')")
+    prof.wait_for_selector("#handouts:not(:has(li))")
+    assert httpx.get(listed, headers=prof_auth).json()["handouts"] == []
+    assert summary() == ["ann and bob"]
