@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import RedirectResponse, Response
-from sqlalchemy.orm import Session
 
 from app.core.errors import DomainError, Invalid, NotFound
 from app.core.limits import MAX_SOURCE_BYTES
@@ -28,7 +27,7 @@ router = APIRouter(include_in_schema=False)
 REFUSED = "Similarity reports are for instructors."
 
 
-def _staff(request: Request, db: Session) -> tuple[User, dict[str, Any]]:
+def _staff(request: Request, db: SessionDep) -> tuple[User, dict[str, Any]]:
     user, data = signed_in(request, db)
     if not is_staff(user):
         raise ApiError(403, REFUSED)
@@ -37,7 +36,7 @@ def _staff(request: Request, db: Session) -> tuple[User, dict[str, Any]]:
 
 def _page(
     request: Request,
-    db: Session,
+    db: SessionDep,
     s: Settings,
     checkpoint: str,
     user: User,
