@@ -172,3 +172,33 @@ def test_the_summary_lists_the_highest_pairs_with_the_base_text_subtracted(  # t
     client.put(f"/api/similarity/{CK}/handouts/lab.py", headers=prof, json={"text": handout})
     after = client.get(f"/api/similarity/{CK}", headers=prof).json()["summary"]
     assert not any("ann" in (r["a"], r["b"]) for r in after), after
+
+
+def test_the_cli_prints_the_summary_and_its_csv(  # type: ignore[no-untyped-def]
+    server: str,  # noqa: F811 (the imported fixture)
+    make_user,
+) -> None:
+    """Issue 31: `kgrade similarity` says the summary's pairs below the threshold too (marked),
+    and `--csv` prints the summary as the API's CSV."""
+    prof = make_user("prof", "instructor")["Authorization"].split()[1]
+    original = (folder(CK) / "reference.py").read_text()
+    sources = (
+        ("ann", original),
+        ("bob", disguise(original, seed=3)),
+        ("fay", honest_kernels(CK)["honest/h_lru_cache_params.py"]),
+    )
+    for name, src in sources:
+        body = {"checkpoint": CK, "source": src}
+        r = httpx.post(f"{server}/api/submissions", headers=make_user(name), json=body)
+        assert r.status_code == 201, r.text
+    out = kgrade(server, prof, "similarity", CK)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    at = lines.index("below the threshold (down to 50%), highest first:")
+    assert "ann (#1) and fay (#3)" in lines[at + 1]
+    assert all("and bob (#2)" not in ln or "fay" in ln for ln in lines[at:])  # the copy: above
+    csv = kgrade(server, prof, "similarity", CK, "--csv")
+    assert csv.returncode == 0, csv.stderr
+    rows = csv.stdout.splitlines()
+    assert rows[0].startswith("rank,student_a,submission_a,student_b,submission_b,score,")
+    assert rows[1].startswith("1,ann,1,bob,2,") and rows[2].startswith("2,ann,1,fay,3,")
