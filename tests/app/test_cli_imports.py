@@ -15,10 +15,10 @@ def imports_of(path: Path) -> set[str]:
     names = {p.stem for p in CLI.glob("*.py")} - {"__init__", "__main__"}
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            parts = node.module.split(".")
+        if isinstance(node, ast.ImportFrom):
+            parts = node.module.split(".") if node.module else []
             if node.level == 1:  # from .x import y, from . import x
-                parts = ["app", "cli", *parts] if node.module else ["app", "cli"]
+                parts = ["app", "cli", *parts]
             if parts[:2] != ["app", "cli"]:
                 continue
             if len(parts) > 2:
@@ -81,10 +81,16 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_the_graph_sees_lazy_imports() -> None:
+def test_the_graph_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     g = graph()
     assert g, "no module of app/cli was read"
     assert "supervise" in g["workers"]  # imported inside a function there
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from . import server\nfrom .common import UsageError\n"
+        "def f():\n    from app.cli import host, course_cmd\n    import app.cli.workers\n"
+    )
+    assert imports_of(probe) == {"server", "common", "host", "course_cmd", "workers"}
 
 
 def test_app_cli_imports_one_way() -> None:
