@@ -33,8 +33,9 @@ SUMMARY_ROWS = 50
 
 
 def report(session: Session, s: Settings, checkpoint: str) -> SimilarityOut:
-    """The pairs above the threshold (NotFound for an unknown checkpoint). A starter that does
-    not tokenize is the course's, not a student's: compared without it."""
+    """The pairs at or above the threshold with their regions' text, and the summary of the
+    highest pairs down to SUMMARY_FLOOR (NotFound for an unknown checkpoint). A starter that
+    does not tokenize is the course's, not a student's: compared without it."""
     cp = checkpoints.get(s, checkpoint)
     starter = cp.starter.read_text() if cp.starter else None
     params = Params()
