@@ -10,6 +10,7 @@ import os
 import sys
 
 from app.cli import (
+    checkpoints_cmd,
     client_cmd,
     course_cmd,
     deadline_cmd,
@@ -75,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--no-wait", action="store_true", help="add: send it to the server and return")
     deadline_cmd.add_arguments(c)
-    c.set_defaults(func=grade_cmd.cmd_checkpoints)
+    c.set_defaults(func=checkpoints_cmd.cmd_checkpoints)
 
     service_cmd.add_parsers(sub)
     client_cmd.add_parsers(sub)

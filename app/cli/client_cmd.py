@@ -9,54 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from app.cli.common import UsageError
-from app.cli.grade_cmd import read_source
-from app.settings import get_settings
-
-
-def _call(method: str, path: str, **kw: Any) -> httpx.Response:
-    s = get_settings()
-    if not s.token:
-        raise UsageError("set KGRADE_TOKEN to your token (make one on your account page, /account)")
-    try:
-        r = httpx.request(
-            method,
-            s.url.rstrip("/") + path,
-            timeout=30,
-            headers={"Authorization": f"Bearer {s.token}"},
-            **kw,
-        )
-    except httpx.HTTPError as exc:
-        raise UsageError(f"cannot reach {s.url} ({exc}); is the server running?") from exc
-    if r.status_code >= 400:
-        try:
-            message = r.json().get("error", r.text)
-        except ValueError:
-            message = r.text
-        raise UsageError(f"{message} (HTTP {r.status_code})")
-    return r
-
-
-def poll(path: str, patience: float = 120.0) -> dict[str, Any]:
-    """A GET that `--wait` repeats: a refused or dropped connection (the API restarting) is
-    tried again for `patience` seconds before it is given up, said on stderr meanwhile."""
-    give_up = time.monotonic() + patience
-    while True:
-        try:
-            return dict(_call("GET", path).json())
-        except UsageError as exc:
-            if not isinstance(exc.__cause__, httpx.TransportError) or time.monotonic() > give_up:
-                raise
-            print(
-                f"\r(the server did not answer; trying again) {exc}"[:72], end="", file=sys.stderr
-            )
-            time.sleep(2.0)
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+from app.cli.common import read_source
+from app.cli.server import call, plural, poll
 
 
 def _report(sub: dict[str, Any], as_json: bool) -> None:
@@ -106,7 +60,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
     body = {"checkpoint": args.checkpoint, "source": read_source(Path(args.file))}
     if args.explanation:
         body["explanation"] = read_source(Path(args.explanation))
-    sub = _call("POST", "/api/submissions", json=body).json()
+    sub = call("POST", "/api/submissions", json=body).json()
     if not args.wait:
         print(
             json.dumps({"id": sub["id"], "status": sub["status"]})
@@ -130,17 +84,17 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    _report(_call("GET", f"/api/submissions/{args.id}").json(), args.json)
+    _report(call("GET", f"/api/submissions/{args.id}").json(), args.json)
     return 0
 
 
 def cmd_history(args: argparse.Namespace) -> int:
     params = {k: v for k in ("checkpoint", "student") if (v := getattr(args, k))}
-    rows = _call("GET", "/api/submissions", params=params).json()
+    rows = call("GET", "/api/submissions", params=params).json()
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    staff = _call("GET", "/api/users/me").json()["role"] in ("instructor", "admin")
+    staff = call("GET", "/api/users/me").json()["role"] in ("instructor", "admin")
     width = max([len(r["user"]) for r in rows] + [7])
     for r in rows:
         speed = f"{r['speedup']:.2f}×" if r["speedup"] else "-"
@@ -160,7 +114,7 @@ def _board_query(args: argparse.Namespace) -> dict[str, str]:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    data = _call("GET", f"/api/leaderboard/{args.checkpoint}", params=_board_query(args)).json()
+    data = call("GET", f"/api/leaderboard/{args.checkpoint}", params=_board_query(args)).json()
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
@@ -181,7 +135,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     """One checkpoint's grades; without a checkpoint, the course's gradebook."""
     path = f"/api/export/{args.checkpoint}.csv" if args.checkpoint else "/api/export.csv"
-    sys.stdout.write(_call("GET", path, params=_board_query(args)).text)
+    sys.stdout.write(call("GET", path, params=_board_query(args)).text)
     return 0
 
 

@@ -10,12 +10,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.cli.client_cmd import _call
 from app.cli.common import UsageError
+from app.cli.server import call
 
 
 def cmd_override(args: argparse.Namespace) -> int:
-    out = _call(
+    out = call(
         "POST",
         f"/api/submissions/{args.id}/override",
         json={"level": args.level, "note": args.note},
@@ -33,7 +33,7 @@ def cmd_override(args: argparse.Namespace) -> int:
 
 def cmd_explanation(args: argparse.Namespace) -> int:
     """An instructor's word on a submission's explanation, apart from its kernel."""
-    out = _call(
+    out = call(
         "POST",
         f"/api/submissions/{args.id}/explanation/decision",
         json={"accept": args.word == "accept", "note": args.note},
@@ -60,13 +60,13 @@ def cmd_evidence(args: argparse.Namespace) -> int:
             raise UsageError("kgrade evidence decide EVIDENCE_ID approve|decline [--note TEXT]")
         eid = _int(words[1], "EVIDENCE_ID")
         body = {"approve": words[2] == "approve", "note": args.note or ""}
-        out = _call("POST", f"/api/submissions/evidence/{eid}/decision", json=body).json()
+        out = call("POST", f"/api/submissions/evidence/{eid}/decision", json=body).json()
         print(f"evidence {out['id']}: {out['status']}")
         return 0
     if len(words) != 2:
         raise UsageError("kgrade evidence SUBMISSION_ID URL, or kgrade evidence decide …")
     sid = _int(words[0], "SUBMISSION_ID")
-    out = _call("POST", f"/api/submissions/{sid}/evidence", json={"url": words[1]}).json()
+    out = call("POST", f"/api/submissions/{sid}/evidence", json={"url": words[1]}).json()
     print(f"evidence {out['id']} for submission {sid}: {out['status']} ({out['url']})")
     return 0
 
@@ -79,7 +79,7 @@ def _int(text: str, what: str) -> int:
 
 
 def set_open(checkpoint_id: str, is_open: bool) -> int:
-    out = _call("PATCH", f"/api/checkpoints/{checkpoint_id}", json={"open": is_open}).json()
+    out = call("PATCH", f"/api/checkpoints/{checkpoint_id}", json={"open": is_open}).json()
     print(f"{out['id']}: {'open' if out['open'] else 'closed'}")
     return 0
 
@@ -109,14 +109,14 @@ def add_on_server(folder: Path, wait: bool, url: str) -> int:
         "starter": text("starter.py") if (folder / "starter.py").is_file() else None,
         "wrong": {p.name: p.read_text(encoding="utf-8") for p in wrong},
     }
-    queued = _call("POST", "/api/checkpoints", json=body).json()
+    queued = call("POST", "/api/checkpoints", json=body).json()
     print(f"{queued['checkpoint']}: sent to {url} (validation {queued['id']}, {queued['status']})")
     if not wait:
         print(f"follow it: kgrade api GET {queued['url']}")
         return 0
     shown = 0
     while True:
-        got = _call("GET", queued["url"]).json()
+        got = call("GET", queued["url"]).json()
         for c in got["checks"][shown:]:
             mark = "ok  " if c["ok"] else "FAIL"
             print(f"{mark}  {c['name']:<40} expected {c['expected']:<28} got {c['got']}")
@@ -134,7 +134,7 @@ def add_on_server(folder: Path, wait: bool, url: str) -> int:
 
 
 def list_on_server(as_json: bool, url: str) -> int:
-    found = _call("GET", "/api/checkpoints").json()
+    found = call("GET", "/api/checkpoints").json()
     if as_json:
         print(json.dumps(found, indent=2))
         return 0

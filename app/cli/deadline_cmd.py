@@ -8,8 +8,8 @@ import argparse
 import json
 from typing import Any
 
-from app.cli.client_cmd import _call
 from app.cli.common import UsageError
+from app.cli.server import call
 
 SETTERS = ("due", "opens", "late_until", "policy", "tz")
 
@@ -20,15 +20,15 @@ def cmd_deadline(checkpoint_id: str, args: argparse.Namespace) -> int:
     if args.clear and given:
         raise UsageError("--clear takes no other option")
     if args.clear:
-        out = _call("DELETE", path).json()
+        out = call("DELETE", path).json()
     elif given:
         if args.due is None:
             raise UsageError("setting a deadline needs --due (e.g. --due 2026-12-08T23:59)")
         body = {"due": args.due, "opens": args.opens, "late_until": args.late_until}
         body |= {"policy": args.policy or "refuse", "timezone": args.tz or "UTC"}
-        out = _call("PUT", path, json=body).json()
+        out = call("PUT", path, json=body).json()
     else:
-        out = _call("GET", path).json()
+        out = call("GET", path).json()
     print(json.dumps(out, indent=2) if args.json else describe(out))
     return 0
 

@@ -11,8 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import UsageError
-from app.cli.grade_cmd import read_source
+from app.cli.common import UsageError, read_source
 
 MAX_RESULT_BYTES = 32 * 1024 * 1024
 

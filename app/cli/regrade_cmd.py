@@ -20,8 +20,9 @@ import sys
 import time
 from typing import Any
 
-from app.cli.client_cmd import _call, override_line, poll
+from app.cli.client_cmd import override_line
 from app.cli.common import UsageError
+from app.cli.server import call, poll
 
 
 def _line(r: dict[str, Any]) -> str:
@@ -40,7 +41,7 @@ def _line(r: dict[str, Any]) -> str:
 def cmd_regrade(args: argparse.Namespace) -> int:
     if args.status is not None:
         path = f"/api/regrades/{args.status}"
-        r = poll(path) if args.wait else _call("GET", path).json()
+        r = poll(path) if args.wait else call("GET", path).json()
     else:
         if args.student and not args.checkpoint:
             raise UsageError("--student needs --checkpoint: which checkpoint's submissions?")
@@ -49,7 +50,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
         body = {"submission": args.submission, "checkpoint": args.checkpoint}
         body |= {"student": args.student} if args.student else {}
         body |= {"force": args.force, "clear_overrides": args.clear_overrides}
-        r = _call("POST", "/api/regrades", json=body).json()
+        r = call("POST", "/api/regrades", json=body).json()
     while args.wait and r["status"] != "done":
         if not args.json:
             print("\r" + _line(r).ljust(72), end="", file=sys.stderr, flush=True)
@@ -62,7 +63,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
-    rows = _call("GET", f"/api/submissions/{args.id}/results").json()
+    rows = call("GET", f"/api/submissions/{args.id}/results").json()
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -1,78 +1,23 @@
 """Operator commands: `serve` (API + a worker), `api`, `worker`, `beat`, `migrate`; `users …`
-in users_cmd."""
+in users_cmd. The database and a worker's command line are host.py's; the GPU workers'
+supervision is workers.py's."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 from app.cli.common import UsageError
+from app.cli.host import ROOT, migrate, worker_argv
 from app.settings import get_settings
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def alembic_config(url: str) -> Any:
-    """Alembic's configuration for the database at `url`, with kgrade's migrations."""
-    from alembic.config import Config
-
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "migrations"))
-    cfg.set_main_option("sqlalchemy.url", url)
-    return cfg
-
-
-def migrate() -> None:
-    from alembic import command
-
-    from app.db import private_home
-
-    s = get_settings()
-    s.home.mkdir(parents=True, exist_ok=True)
-    private_home(s)
-    command.upgrade(alembic_config(s.db_url), "head")
 
 
 def cmd_migrate(_: argparse.Namespace) -> int:
     migrate()
     print(f"database at head: {get_settings().db_url.split('@')[-1]}")
     return 0
-
-
-def worker_argv(queues: list[str], beat: bool, name: str | None = None) -> list[str]:
-    """A Celery worker serving `queues` (one grading at a time); a precheck worker serves the
-    reconciler's queue too (app/jobs/names.py)."""
-    from app.jobs.names import PRECHECK, RECONCILE
-
-    s = get_settings()
-    served = [RECONCILE, *queues] if PRECHECK in queues else queues
-    argv = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "worker.tasks",
-        "worker",
-        "-Q",
-        ",".join(served),
-        "--concurrency",
-        "1",
-        "--loglevel",
-        "INFO",
-        "-n",
-        f"kgrade-{os.getpid()}{'-' + name if name else ''}@%h",  # one name per worker of a host
-    ]
-    if beat:  # the reconciler's schedule; one per deployment
-        argv += ["-B", "-s", str(s.home.resolve() / "celerybeat-schedule")]
-    if queues == [PRECHECK] and s.precheck_threads:  # and keeps to a few threads
-        n = str(s.precheck_threads)
-        argv = ["env", f"OMP_NUM_THREADS={n}", f"MKL_NUM_THREADS={n}", *argv]
-    if queues == [PRECHECK] and s.precheck_nice:  # a worker that never holds a GPU yields
-        argv = ["nice", "-n", str(s.precheck_nice), *argv]
-    return argv
 
 
 def gpu_queue_here() -> str | None:

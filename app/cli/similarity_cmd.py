@@ -1,13 +1,15 @@
 """`kgrade similarity CHECKPOINT`: the server's similarity report (instructors), as text or
-JSON."""
+JSON: the pairs at or above the threshold, then the summary's pairs below it; `--csv` the
+summary as CSV."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
-from app.cli.client_cmd import _call, plural
+from app.cli.server import call, plural
 
 
 def _side(side: dict[str, Any]) -> str:
@@ -15,7 +17,10 @@ def _side(side: dict[str, Any]) -> str:
 
 
 def cmd_similarity(args: argparse.Namespace) -> int:
-    data = _call("GET", f"/api/similarity/{args.checkpoint}").json()
+    if args.csv:
+        sys.stdout.write(call("GET", f"/api/similarity/{args.checkpoint}/summary.csv").text)
+        return 0
+    data = call("GET", f"/api/similarity/{args.checkpoint}").json()
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
@@ -35,6 +40,14 @@ def cmd_similarity(args: argparse.Namespace) -> int:
         if args.show:
             for g in p["regions"]:
                 _show(p, g)
+    below = [r for r in data.get("summary", []) if not r["above_threshold"]]
+    if below:
+        print(f"below the threshold (down to {data['summary_floor']:.0%}), highest first:")
+    for r in below:
+        print(
+            f"  {r['score']:.0%}  {r['a']} (#{r['a_submission']}) and {r['b']} "
+            f"(#{r['b_submission']}): {plural(r['shared'], 'fingerprint')} shared"
+        )
     for k in data["skipped"]:
         print(f"  not compared: {k['student']} (#{k['submission_id']}): {k['reason']}")
     return 0
@@ -56,4 +69,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("checkpoint")
     p.add_argument("--show", action="store_true", help="print the shared regions side by side")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--csv", action="store_true", help="the summary of the highest pairs as CSV, and only it"
+    )
     p.set_defaults(func=cmd_similarity)

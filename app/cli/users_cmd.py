@@ -20,7 +20,7 @@ from app.settings import get_settings
 
 def open_database(create: bool) -> None:
     """Say which database this is, migrate it; refuse a new embedded one unless `create`."""
-    from app.cli.service_cmd import migrate
+    from app.cli.host import migrate
 
     s = get_settings()
     if s.database_url:

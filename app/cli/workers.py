@@ -9,12 +9,11 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from app.cli.common import UsageError
+from app.cli.host import ROOT
 from app.settings import get_settings
 
-ROOT = Path(__file__).resolve().parents[2]
 # Run in a child, so that the supervisor neither imports torch (~300 MB it would keep for the
 # life of the host's workers) nor initialises CUDA before its workers do.
 _PROBE = """
@@ -98,20 +97,17 @@ def prepare_database() -> None:
     """A worker of the embedded default migrates its own SQLite file, as `kgrade serve` does;
     on PostgreSQL the migrations are a step of their own (`kgrade migrate`, compose's
     `migrate` service), and a worker only checks that they ran."""
-    from alembic.config import Config
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
-    from app.cli.service_cmd import migrate
+    from app.cli.host import alembic_config, migrate
     from app.db import engine
 
     s = get_settings()
     if s.database_url is None:
         migrate()
         return
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "migrations"))
-    heads = set(ScriptDirectory.from_config(cfg).get_heads())
+    heads = set(ScriptDirectory.from_config(alembic_config(s.db_url)).get_heads())
     try:
         with engine().connect() as conn:
             current = set(MigrationContext.configure(conn).get_current_heads())
@@ -127,7 +123,7 @@ def prepare_database() -> None:
 def supervise(gpus: list[Gpu], grace: float) -> int:
     """`kgrade worker --gpu all`: one worker per GPU, each seeing only its own GPU, restarted
     whenever it dies (never given up on: the other GPUs go on grading meanwhile)."""
-    from app.cli.service_cmd import worker_argv
+    from app.cli.host import worker_argv
     from app.cli.supervise import Program, Supervisor
 
     prepare_database()

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
+from fastapi.responses import Response
 
 from app.deps import SessionDep, SettingsDep, Staff
 from app.errors import documented
 from app.models import User
+from app.responses import csv_download
 from app.similarity import service
 from app.similarity.schemas import HandoutIn, HandoutsOut, SimilarityOut
 
@@ -23,6 +25,19 @@ def similarity(
     at or above the threshold, best first, with the shared regions' lines on both sides; the
     starter's code and code most of the course shares never count (docs/SIMILARITY.md)."""
     return service.report(session, s, checkpoint)
+
+
+@router.get(
+    "/api/similarity/{checkpoint}/summary.csv",
+    summary="The highest-scoring pairs of a checkpoint as CSV (instructors)",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}}, "description": "One line per pair."}},
+)
+def summary_csv(checkpoint: str, session: SessionDep, s: SettingsDep, _: User = Staff) -> Response:
+    """The report's summary: every two students' most alike submissions, highest first, down
+    to the summary's floor (below the threshold too, marked so), the starter and the
+    handouts subtracted."""
+    return csv_download(service.summary_csv(session, s, checkpoint), f"similarity-{checkpoint}.csv")
 
 
 @router.get(

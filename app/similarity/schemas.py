@@ -40,9 +40,27 @@ class SkippedOut(BaseModel):
     reason: str
 
 
+class SummaryRowOut(BaseModel):
+    """One line of the summary: a pair of students, their most alike submissions, its score;
+    whether it reaches the threshold (and so has its card in `pairs`)."""
+
+    rank: int
+    a: str = Field(description="the first student's name")
+    a_submission: int
+    b: str
+    b_submission: int
+    score: float
+    jaccard: float
+    shared: int
+    regions: int
+    above_threshold: bool
+
+
 class SimilarityOut(BaseModel):
     """Pairs of students whose most alike submissions score at or above `threshold`, best
-    first. A pair is a reason to look, not a verdict (docs/SIMILARITY.md)."""
+    first, and the summary: the highest-scoring pairs down to `summary_floor`, at most 50,
+    those below the threshold too. The starter and the handouts are subtracted from both. A
+    pair is a reason to look, not a verdict (docs/SIMILARITY.md)."""
 
     checkpoint: str
     threshold: float
@@ -52,6 +70,8 @@ class SimilarityOut(BaseModel):
     common_fingerprints: int
     pairs: list[PairOut]
     skipped: list[SkippedOut]
+    summary_floor: float
+    summary: list[SummaryRowOut]
 
 
 class HandoutIn(BaseModel):

@@ -132,7 +132,7 @@ def test_a_checkpoint_whose_reference_is_wrong_does_not_open(tmp_path: Path) -> 
 def test_only_a_precheck_only_worker_is_started_at_lower_priority(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from app.cli.service_cmd import worker_argv
+    from app.cli.host import worker_argv
     from app.settings import get_settings
 
     monkeypatch.delenv("KGRADE_PRECHECK_NICE", raising=False)

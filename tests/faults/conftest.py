@@ -140,7 +140,7 @@ def stack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[
             monkeypatch.setenv(k, v)
         get_settings.cache_clear()
         repoint_celery()
-        from app.cli.service_cmd import migrate
+        from app.cli.host import migrate
         from app.db import engine
         from app.main import create_app
 

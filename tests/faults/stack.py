@@ -173,7 +173,7 @@ class Workers:
         self, beat: bool = False, queues: tuple[str, ...] = ("precheck",), **env: str
     ) -> subprocess.Popen[bytes]:
         """A worker serving `queues`, with `env` added to its environment."""
-        from app.cli.service_cmd import worker_argv
+        from app.cli.host import worker_argv
         from app.settings import get_settings
 
         saved = dict(os.environ)

@@ -77,7 +77,7 @@ def test_a_burst_reuses_the_pools_connections(tmp_path: Path) -> None:
                 "KGRADE_HOME": str(tmp_path / "home"),
                 "KGRADE_SUBMISSIONS_PER_HOUR": "1000",
             }
-            migrate = "from app.cli.service_cmd import migrate; migrate()"
+            migrate = "from app.cli.host import migrate; migrate()"
             subprocess.run([sys.executable, "-c", migrate], cwd=ROOT, env=env, check=True)
             tokens = [secrets.token_urlsafe(32) for _ in range(CLIENTS)]
             with psycopg.connect(url.replace("+psycopg", "")) as conn, conn.cursor() as cur:

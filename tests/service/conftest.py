@@ -73,7 +73,7 @@ def service_env(
         monkeypatch.setenv(k, v)
     get_settings.cache_clear()
     reconfigure()
-    from app.cli.service_cmd import migrate
+    from app.cli.host import migrate
     from app.db import engine
 
     migrate()

@@ -58,7 +58,7 @@ def backend(
     if request.param == "postgresql":
         yield request.getfixturevalue("service_env")
         return
-    from app.cli.service_cmd import migrate
+    from app.cli.host import migrate
     from app.jobs.celery_app import reconfigure
     from app.settings import get_settings
 

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from markupsafe import escape
 
-from app.cli.service_cmd import worker_argv
+from app.cli.host import worker_argv
 from tests.faults.stack import wait_for
 from tests.service.conftest import signin_form
 

@@ -41,7 +41,7 @@ def _standings(conn, scoped: bool = True) -> set[tuple]:  # type: ignore[no-unty
 def _migrates(url: str) -> None:
     from alembic import command
 
-    from app.cli.service_cmd import alembic_config
+    from app.cli.host import alembic_config
     from app.db import engine_for
 
     cfg = alembic_config(url)

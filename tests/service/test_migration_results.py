@@ -25,7 +25,7 @@ def fresh_pg() -> Iterator[str]:
 def _results_kept(url: str) -> None:
     from alembic import command
 
-    from app.cli.service_cmd import alembic_config
+    from app.cli.host import alembic_config
     from app.db import engine_for
 
     cfg = alembic_config(url)

@@ -25,7 +25,7 @@ def fresh_pg() -> Iterator[str]:
 def _carried_over(url: str) -> None:
     from alembic import command
 
-    from app.cli.service_cmd import alembic_config
+    from app.cli.host import alembic_config
     from app.core.security import hash_token
     from app.db import engine_for
     from app.users import service

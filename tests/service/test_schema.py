@@ -15,7 +15,7 @@ from sqlalchemy import text
 def _check(url: str) -> None:
     from alembic import command
 
-    from app.cli.service_cmd import alembic_config
+    from app.cli.host import alembic_config
 
     with warnings.catch_warnings():  # SQLite cannot reflect an expression index: said, skipped
         warnings.filterwarnings("ignore", "autogenerate skipping metadata-specified expression")
@@ -25,7 +25,7 @@ def _check(url: str) -> None:
 @pytest.fixture
 def sqlite_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """A fresh SQLite database, built by the migrations (the embedded default)."""
-    from app.cli.service_cmd import migrate
+    from app.cli.host import migrate
     from app.settings import get_settings
 
     monkeypatch.setenv("KGRADE_HOME", str(tmp_path))

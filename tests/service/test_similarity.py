@@ -128,3 +128,77 @@ def test_a_registered_handout_is_subtracted_like_the_starter(client: TestClient,
     assert client.delete(url, headers=prof).json()["handouts"] == []
     (pair,) = client.get(f"/api/similarity/{CK}", headers=prof).json()["pairs"]
     assert {pair["a"]["student"], pair["b"]["student"]} == {"ann", "bob"}
+
+
+def test_the_summary_lists_the_highest_pairs_with_the_base_text_subtracted(  # type: ignore[no-untyped-def]
+    client: TestClient, make_user
+) -> None:
+    """Issue 31: a summary of the highest pairs, not only those at or above the threshold: the
+    copy first, then fay's kernel (which resembles ann's less than a copy does, at 57 %),
+    marked below the threshold; never the starter submitted twice. The same rows as JSON (the
+    report's `summary`) and as CSV; with the handout (ann's kernel) registered, no row has ann."""
+    prof = make_user("prof", "instructor")
+    ids, _ = course(client, make_user)
+    fay = _submit(client, make_user("fay"), honest_kernels(CK)["honest/h_lru_cache_params.py"])
+    report = client.get(f"/api/similarity/{CK}", headers=prof).json()
+    assert report["summary_floor"] == 0.5
+    rows = report["summary"]
+    assert [(r["rank"], r["a"], r["b"], r["above_threshold"]) for r in rows[:2]] == [
+        (1, "ann", "bob", True),
+        (2, "ann", "fay", False),
+    ], rows
+    assert (rows[1]["a_submission"], rows[1]["b_submission"]) == (ids["ann"], fay)
+    assert 0.5 <= rows[1]["score"] < 0.7 <= rows[0]["score"]
+    assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
+    assert all(r["score"] >= 0.5 and r["above_threshold"] == (r["score"] >= 0.7) for r in rows)
+    assert not any({"dee", "eve"} <= {r["a"], r["b"]} for r in rows)  # the starter twice
+    assert len(report["pairs"]) == 1  # the cards: only the pairs at or above the threshold
+
+    csv = client.get(f"/api/similarity/{CK}/summary.csv", headers=prof)
+    assert csv.status_code == 200 and csv.headers["content-type"].startswith("text/csv")
+    lines = csv.text.splitlines()
+    assert lines[0] == (
+        "rank,student_a,submission_a,student_b,submission_b,score,jaccard,shared,regions,"
+        "above_threshold"
+    )
+    assert lines[1].startswith(f"1,ann,{ids['ann']},bob,{ids['bob']},")
+    assert lines[1].endswith(",yes") and lines[2].endswith(",no")
+    assert len(lines) == 1 + len(rows)
+    student = client.get(f"/api/similarity/{CK}/summary.csv", headers=make_user("zed"))
+    assert student.status_code == 403
+    assert client.get("/api/similarity/nope/summary.csv", headers=prof).status_code == 404
+
+    handout = (folder(CK) / "reference.py").read_text()
+    client.put(f"/api/similarity/{CK}/handouts/lab.py", headers=prof, json={"text": handout})
+    after = client.get(f"/api/similarity/{CK}", headers=prof).json()["summary"]
+    assert not any("ann" in (r["a"], r["b"]) for r in after), after
+
+
+def test_the_cli_prints_the_summary_and_its_csv(  # type: ignore[no-untyped-def]
+    server: str,  # noqa: F811 (the imported fixture)
+    make_user,
+) -> None:
+    """Issue 31: `kgrade similarity` says the summary's pairs below the threshold too (marked),
+    and `--csv` prints the summary as the API's CSV."""
+    prof = make_user("prof", "instructor")["Authorization"].split()[1]
+    original = (folder(CK) / "reference.py").read_text()
+    sources = (
+        ("ann", original),
+        ("bob", disguise(original, seed=3)),
+        ("fay", honest_kernels(CK)["honest/h_lru_cache_params.py"]),
+    )
+    for name, src in sources:
+        body = {"checkpoint": CK, "source": src}
+        r = httpx.post(f"{server}/api/submissions", headers=make_user(name), json=body)
+        assert r.status_code == 201, r.text
+    out = kgrade(server, prof, "similarity", CK)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    at = lines.index("below the threshold (down to 50%), highest first:")
+    assert "ann (#1) and fay (#3)" in lines[at + 1]
+    assert all("and bob (#2)" not in ln or "fay" in ln for ln in lines[at:])  # the copy: above
+    csv = kgrade(server, prof, "similarity", CK, "--csv")
+    assert csv.returncode == 0, csv.stderr
+    rows = csv.stdout.splitlines()
+    assert rows[0].startswith("rank,student_a,submission_a,student_b,submission_b,score,")
+    assert rows[1].startswith("1,ann,1,bob,2,") and rows[2].startswith("2,ann,1,fay,3,")

@@ -140,7 +140,7 @@ def test_standings_follow_every_change_on_postgresql(
 def test_standings_follow_every_change_on_sqlite(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.cli.service_cmd import migrate
+    from app.cli.host import migrate
     from app.db import sessions
     from app.settings import get_settings
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.cli.service_cmd import worker_argv
+from app.cli.host import worker_argv
 from app.db import sessions
 from app.models import Status, Submission, WorkerSeen
 from tests.procs import descendants, harness_pids

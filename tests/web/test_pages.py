@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.cli.service_cmd import worker_argv
+from app.cli.host import worker_argv
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
