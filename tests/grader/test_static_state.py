@@ -440,3 +440,38 @@ def test_a_module_level_constexpr_of_a_constant_passes(value: str) -> None:
         KERNEL + f"C = {value}\ndef softmax_triton(x):\n    return x\n", "softmax_triton"
     )
     assert not any("tl.constexpr" in m for m in report.forbidden), report.forbidden
+
+
+def test_a_long_chain_of_names_in_a_cached_function_is_checked_in_linear_node_visits(
+    monkeypatch,
+) -> None:
+    """Red team 3 (x11): `b1 = b2; b2 = b3; …; b2200 = n; return b1` in an lru_cache'd function
+    took the trusted parent 155 s: every pass of two fixpoints walked every bind again. Node
+    visits now grow with the chain's length, not with its square."""
+    import ast as ast_mod
+
+    counts = {"n": 0}
+    real = ast_mod.iter_child_nodes
+
+    def counting(node):
+        counts["n"] += 1
+        return real(node)
+
+    def visits(n: int) -> int:
+        chain = "".join(f"    b{i} = b{i + 1}\n" for i in range(1, n)) + f"    b{n} = k\n"
+        src = (
+            "import functools\n"
+            + KERNEL
+            + "@functools.lru_cache(maxsize=None)\ndef _pick(k):\n"
+            + chain
+            + "    return b1\n"
+            + ENTRY
+        )
+        counts["n"] = 0
+        monkeypatch.setattr(ast_mod, "iter_child_nodes", counting)
+        check(src, "softmax_triton")
+        monkeypatch.setattr(ast_mod, "iter_child_nodes", real)
+        return counts["n"]
+
+    short, long = visits(300), visits(1200)
+    assert long < 6 * short, (short, long)
