@@ -396,6 +396,19 @@ def _stateful(v: ast.expr, d: Defines) -> str | None:
     return None
 
 
+def _partials_holding_state(v: ast.expr, d: Defines) -> list[str]:
+    """`functools.partial(f, [])` binds a container (or a tensor) into a callable: f gets the
+    same one every call and may keep state in it, where no module-level name holds it."""
+    return [
+        f"line {n.lineno}: functools.partial(...) holding a container or a tensor shares it "
+        f"with every call: {STATE_HINT}"
+        for n in ast.walk(v)
+        if isinstance(n, ast.Call)
+        and d.canon(n.func) in {"functools.partial", "functools.partialmethod"}
+        and any(_mutable_value(a, d) for a in [*n.args[1:], *(k.value for k in n.keywords)])
+    ]
+
+
 def _enclosing_names(d: Defines, parents: dict[int, ast.AST]) -> dict[int, set[str]]:
     """Each function's (or lambda's) enclosing functions' own names, by id. One pass over
     the file in `d.nodes`' order (breadth first: a function before the ones inside it), each
@@ -419,8 +432,14 @@ def refusals(d: Defines, tree: ast.Module) -> list[str]:
     held: set[str] = set()
     mutable: set[str] = set()
     for stmt in tree.body:
+        # what a decorator's arguments bind is module-level data too (an autotuner's
+        # prune, a heuristic's values)
+        for dec in stmt.decorator_list if isinstance(stmt, ast.FunctionDef) else []:
+            out += _partials_holding_state(dec, d)
         if isinstance(stmt, ast.FunctionDef | ast.Import | ast.ImportFrom):
             continue
+        if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.Expr) and stmt.value is not None:
+            out += _partials_holding_state(stmt.value, d)
         names = {name for name, _ in _module_scope_bindings(stmt)}
         held |= names
         values = [stmt.value] if isinstance(stmt, ast.Assign | ast.AnnAssign) else []

@@ -41,3 +41,17 @@ def test_a_tensor_inside_a_constexpr_is_read_by_content() -> None:
 def test_constants_and_dtypes_print_the_same_every_time() -> None:
     m = module(CHUNK=tl.constexpr(1024), DT=tl.float16, PAIR=tl.constexpr((1, 2)))
     assert state_print(m) == state_print(m)
+
+
+def test_what_a_functools_partial_holds_is_read_through() -> None:
+    """Red team 3 (x31/x34): `functools.partial(_prune, [])` as an autotuner's prune or a
+    heuristic kept a call count in its list; a partial's class is functools', so it was taken
+    for a library function and known by identity only."""
+    import functools
+
+    box: list[int] = []
+    m = module(PRUNE=functools.partial(sorted, box), PLAIN=functools.partial(max, 1))
+    before = state_print(m)
+    assert state_print(m) == before
+    box.append(1)
+    assert state_print(m) != before

@@ -475,3 +475,33 @@ def test_a_long_chain_of_names_in_a_cached_function_is_checked_in_linear_node_vi
 
     short, long = visits(300), visits(1200)
     assert long < 6 * short, (short, long)
+
+
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [
+        ("functools.partial(max, [])", True),
+        ("{'early_config_prune': functools.partial(max, 1, box=torch.zeros(2))}", True),
+        ("functools.partial(max, 1, 2)", False),
+        ("functools.partial(max, key=abs)", False),
+    ],
+)
+def test_a_module_level_partial_holding_a_container_is_refused(value: str, refused: bool) -> None:
+    src = "import functools\n" + KERNEL + f"P = {value}\n" + ENTRY
+    said = [m for m in check(src, "softmax_triton").forbidden if "functools.partial" in m]
+    assert bool(said) is refused, said
+
+
+def test_a_partial_holding_a_container_in_a_kernels_decorator_is_refused() -> None:
+    """Red team 3 (x31): the prune handed to @triton.autotune as a decorator argument."""
+    src = (
+        "import functools\n"
+        + KERNEL.replace(
+            "@triton.jit",
+            "@triton.autotune(configs=[triton.Config({})], key=[], prune_configs_by="
+            "{'early_config_prune': functools.partial(max, [])})\n@triton.jit",
+            1,
+        )
+        + ENTRY
+    )
+    assert any("functools.partial" in m for m in check(src, "softmax_triton").forbidden)

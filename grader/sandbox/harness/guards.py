@@ -327,11 +327,13 @@ class LaunchCounter:
                                 stack.enter_context(mode)
                             # a read-only copy: the launch runs with the arguments checked
                             # above, whatever the grid function does with its `meta`
-                            return grid(ReadOnlyMeta(meta, counter.refused))
+                            return _plain_grid(grid(ReadOnlyMeta(meta, counter.refused)), counter)
                     finally:
                         _LAUNCHING[0] = launching
 
                 kwargs["grid"] = checked_grid
+            elif grid is not None:
+                kwargs["grid"] = _plain_grid(grid, counter)
             try:
                 with _disable_current_modes():
                     return run(self_, *args, **kwargs)
@@ -340,6 +342,20 @@ class LaunchCounter:
                 raise
 
         return guarded_run
+
+
+def _plain_grid(grid: Any, counter: LaunchCounter) -> Any:
+    """A grid is Python ints (a tuple of up to three, or one): a tensor there would be read on
+    the host by the launch (`range(grid[0])`), with the dispatch watch off."""
+    dims = grid if isinstance(grid, tuple | list) else (grid,)
+    if len(dims) > 3 or not all(type(g) is int or isinstance(g, bool) for g in dims):
+        kinds = sorted({type(g).__name__ for g in dims if type(g) is not int})
+        why = (
+            f"a grid of {', '.join(kinds) or 'more than three numbers'}: a grid is up to three ints"
+        )
+        counter.refused.append(why)
+        raise LaunchError(why)
+    return grid
 
 
 class ReadOnlyMeta(Mapping[str, Any]):

@@ -5,6 +5,7 @@ read whole is said so (OVERFLOW), and then no call passes."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import torch
@@ -66,6 +67,15 @@ def state_print(module: Any) -> dict[str, Any]:
             return (type(v).__name__, id(v), [fp(x, depth + 1) for x in items])
         if isinstance(v, dict):
             return ("dict", id(v), [(fp(k, depth + 1), fp(x, depth + 1)) for k, x in v.items()])
+        if isinstance(v, functools.partial):  # its class's __module__ is functools': read
+            # through what it holds (`partial(_prune, [])` kept a call count in the list)
+            return (
+                "partial",
+                id(v),
+                fp(v.func, depth + 1),
+                fp(v.args, depth + 1),
+                fp(v.keywords, depth + 1),
+            )
         if callable(v) and getattr(v, "__module__", None) not in (None, module.__name__):
             # a library's function (`from triton import cdiv`): not the file's state; a
             # functools.partial (no __module__) is still read through
