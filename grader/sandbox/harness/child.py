@@ -19,7 +19,7 @@ from typing import Any
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after the stdlib
 
 import torch
-from harness import fenced, guards, interp_bf16, interp_libdevice, timing, wire
+from harness import fenced, guards, interp_bf16, interp_libdevice, interp_names, timing, wire
 from harness.module_state import MAX_DEPTH, MAX_STATE, OVERFLOW, state_changed, state_print
 
 MAX_MESSAGE = 2000
@@ -185,6 +185,9 @@ def main() -> int:
             module = importlib.util.module_from_spec(spec)
             sys.modules["submission"] = module
             spec.loader.exec_module(module)
+            interp_names.install(
+                module
+            )  # under the interpreter: `from triton.language import load`
             entry = getattr(module, job["entry"])
             if counter.launches:  # a launch at import: Triton's interpreter fills the module
                 raise ImportLaunch(  # with its own globals then, before the file's own
