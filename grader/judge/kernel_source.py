@@ -256,10 +256,19 @@ def _constexpr_ok(v: Any, params: dict[str, list[str]], depth: int = 0) -> bool:
     return False
 
 
+# launch options compiled where a launch gives them (not their default), and their range
+OPTIONS = {"num_ctas": (1, 16), "maxnreg": (1, 255)}
+
+
 def validate(item: Any, params: dict[str, list[str]]) -> dict[str, Any] | None:
     """One reported specialization, if every field is what the child may say about a kernel
     of the restricted module; else None."""
-    if not isinstance(item, dict) or set(item) != FIELDS:
+    if not isinstance(item, dict) or not FIELDS <= set(item) <= FIELDS | set(OPTIONS):
+        return None
+    extra = {k: item[k] for k in OPTIONS if k in item}
+    if not all(
+        type(v) is int and lo <= v <= hi for k, v in extra.items() for lo, hi in [OPTIONS[k]]
+    ):
         return None
     names = params.get(item["kernel"]) if isinstance(item["kernel"], str) else None
     sig, consts = item["signature"], item["constexprs"]
@@ -281,7 +290,7 @@ def validate(item: Any, params: dict[str, list[str]]) -> dict[str, Any] | None:
     ):
         return None
     return {"kernel": item["kernel"], "signature": sig, "constexprs": consts,
-            "num_warps": warps, "num_stages": stages}  # fmt: skip
+            "num_warps": warps, "num_stages": stages, **extra}  # fmt: skip
 
 
 def problem(item: Any) -> tuple[str, str] | None:

@@ -184,6 +184,9 @@ GOOD: dict[str, Any] = {
         {**GOOD, "num_warps": True},
         {**GOOD, "num_stages": "3"},
         {**GOOD, "extra": 1},
+        {**GOOD, "num_ctas": 0},
+        {**GOOD, "num_ctas": "2"},
+        {**GOOD, "maxnreg": 10_000},
         "_add_kernel",
         None,
     ],
@@ -432,3 +435,29 @@ def test_a_kernel_name_bound_twice_at_module_level_cannot_be_compile_checked(
     messages: list[str] = []
     assert kernel_check.apply(Verdict.CORRECT, messages, check.finish()) is Verdict.FORBIDDEN
     assert "cannot be cut out" in messages[0]
+
+
+def test_launch_options_a_gpu_compiles_with_are_compiled_with() -> None:
+    """Red team 3: a launch's num_ctas and maxnreg were dropped from its specialization, so
+    the check compiled another program than a GPU would (num_ctas=3 fails to compile there,
+    and was `correct`). They are part of the specialization now, where not their default."""
+    head = "import torch\nimport triton\nimport triton.language as tl\n\n"
+    kernel = (
+        "@triton.jit\ndef _add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    mask = offs < n\n"
+        "    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + "
+        "tl.load(y_ptr + offs, mask=mask), mask=mask)\n\n"
+        "def vector_add_triton(x, y):\n"
+        "    out = torch.empty_like(x)\n"
+        "    n = out.numel()\n"
+        "    _add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, {opt})\n"
+        "    return out\n"
+    )
+    ckpt = checkpoints.get("c3a-vector-add")
+    options = GradeOptions(device="cpu", limits=Limits(wall_seconds=60))
+    bad = grade(head + kernel.format(opt="num_ctas=3"), ckpt, options)
+    assert bad.verdict is Verdict.COMPILE_ERROR, bad.messages[:3]
+    for opt in ("maxnreg=128", "num_ctas=1"):
+        ok = grade(head + kernel.format(opt=opt), ckpt, options)
+        assert ok.verdict is Verdict.CORRECT, (opt, ok.messages[:3])

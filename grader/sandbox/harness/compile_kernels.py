@@ -140,6 +140,7 @@ def compile_one(
     except Exception as exc:  # ours, not the submission's: say so, judge nothing
         return {"ok": None, "message": f"{type(exc).__name__}: {exc}"[:300]}
     options = {"num_warps": spec["num_warps"], "num_stages": spec["num_stages"]}
+    options |= {k: spec[k] for k in ("num_ctas", "maxnreg") if k in spec}
     threads = int(spec["num_warps"]) * target[2]
     if threads > MAX_THREADS:
         return {
@@ -253,7 +254,15 @@ def main() -> int:
                 if same not in front:
                     front[same] = compile_one(module, lines, s, target, whole=False)
                 answer = dict(front[same])
-                layout = json.dumps([s["kernel"], s["num_warps"], s["num_stages"]])
+                layout = json.dumps(
+                    [
+                        s["kernel"],
+                        s["num_warps"],
+                        s["num_stages"],
+                        s.get("num_ctas"),
+                        s.get("maxnreg"),
+                    ]
+                )
                 if answer["ok"] and not {same, layout} <= whole:
                     whole |= {same, layout}
                     later.append(s)

@@ -120,9 +120,20 @@ def specialization(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -
     options = {k: d if kwargs.get(k) is None else kwargs[k] for k, d in defaults.items()}
     if any(type(v) is not int for v in options.values()):
         return problem(fn, "unreadable", "num_warps and num_stages must be ints")
+    # the other options a GPU compiles with, where not their default (an autotune Config
+    # passes num_ctas=1 always): compiled with them, as a GPU launch would
+    for key, default in LAUNCH_OPTIONS.items():
+        value = kwargs.get(key)
+        if value is not None and value != default:
+            if type(value) is not int:
+                return problem(fn, "unreadable", f"{key} must be an int")
+            options[key] = value
     return {
         "kernel": getattr(fn, "__name__", ""),
         "signature": signature,
         "constexprs": constexprs,
         **options,
     }
+
+
+LAUNCH_OPTIONS = {"num_ctas": 1, "maxnreg": None}  # compiled where given, beside warps/stages
