@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from grader.judge import numbers
 from grader.judge.lang import LANG
 
 CONTRAST = re.compile(
@@ -358,14 +359,24 @@ def _after_compared(b: str, named: list[Mention], start: int) -> str | None:
     """'5.20× faster than the naive version (353 µs)': a parenthesis right after the
     compared-with name, with no contrast in it, holds that name's figure."""
     p = _paren_at(b, start)
-    if p is None or CONTRAST.search(b[p[0] : p[1]]) or re.search(r"\d", b[p[0] + 1 : start]):
+    if p is None or CONTRAST.search(b[p[0] : p[1]]):
         return None
-    if re.search(r"\d", re.sub(r"^[\d.,]+", "", b[start : p[1]])):
-        return None  # '(35.18 GB … 262 MB)': a pair, read as one
+    # '(1.24 GB over nine kernels)', '(커널 9개, 1.24 GB)': one implementation's figures, each
+    # of its own quantity; '(35.18 GB … 262 MB)', two of one quantity: a pair, the two sides
+    kinds = [n.quantity for n in numbers.find(b[p[0] : p[1]], ".")]
+    if len(set(kinds)) < len(kinds) or re.search(r"\d", _without_read_numbers(b[p[0] : p[1]])):
+        return None
     last = [m for m in named if m.end <= p[0]]
     if last and last[-1].compared and not b[last[-1].end : p[0]].strip():
         return last[-1].what
     return None
+
+
+def _without_read_numbers(inside: str) -> str:
+    """The text of a parenthesis without its read numbers (digits left: a figure not read)."""
+    for n in reversed(numbers.find(inside, ".")):
+        inside = inside[: n.start] + " " + inside[n.end :]
+    return inside
 
 
 def _in_parenthesis(b: str, named: list[Mention], start: int) -> str | None:

@@ -221,6 +221,8 @@ def _relation(c: Claim, b: str, n: numbers.Num) -> None:
     for rel, pat in ((">=", LANG.ge_before), ("<=", LANG.le_before), ("≈", LANG.approx)):
         m = next(reversed(list(pat.finditer(before))), None)
         if m is not None and not before[m.end() :].strip(" (a"):
+            if m.group(0).strip() == "over" and _SPREAD.search(before[: m.start()]):
+                break  # "1.24 GB over nine kernels": spread across them, no bound
             bound, before = rel, before[: m.start()]
             break
     if bound is None:
@@ -237,6 +239,9 @@ def _relation(c: Claim, b: str, n: numbers.Num) -> None:
     if neg:
         c.negated = True
         c.relation = {"=": "!=", "≈": "!=", ">=": "<", "<=": ">"}[c.relation]
+
+
+_SPREAD = re.compile(r"\d\s*[a-zµ/]+\s*$")  # a figure with its unit right before "over"
 
 
 def _clause(b: str, n: numbers.Num) -> tuple[str, str]:
