@@ -29,6 +29,25 @@ def sentences(text: str) -> list[str]:
     return [" ".join(s.split()) for s in out]
 
 
+_ITEM = re.compile(r"\n\s*(?:[-*•]|\d+[.)])\s+$")
+_OPENS = re.compile(r"\s*(?:[-*•]|\d+[.)])\s+")
+
+
+def list_items(text: str) -> list[bool]:
+    """For each of `sentences(text)`: whether it opens a list item ("- …", "2. …")."""
+    out, start, item = [], 0, bool(_OPENS.match(text))
+    for m in _BREAK.finditer(text):
+        if m.group(0)[0] == "." and _ABBREV.search(text[start : m.end()]):
+            continue
+        if text[start : m.end()].strip():
+            out.append(item)
+        item = bool(_ITEM.search(m.group(0)) or _OPENS.match(text, m.end()))
+        start = m.end()
+    if text[start:].strip():
+        out.append(item)
+    return out
+
+
 @dataclass
 class Claim:
     quote: str  # as written: "241 MB"

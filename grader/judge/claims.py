@@ -38,7 +38,7 @@ from grader.judge.attribution import (
     resolve,
     topic,
 )
-from grader.judge.claim import Claim, Sentence, sentences
+from grader.judge.claim import Claim, Sentence, list_items, sentences
 from grader.judge.lang import LANG, language_of
 from grader.judge.qualitative import comparisons, single_kernel
 
@@ -87,9 +87,16 @@ def reading(text: str, shape_names: Iterable[str] = ()) -> tuple[list[Sentence],
     names = sorted({n.lower() for n in shape_names if n}, key=len, reverse=True)
     out: list[Sentence] = []
     context, count = None, 0
-    for source, sentence in _units(shown[:MAX_TEXT], rendered.code_blocks(text)):
+    in_list, lead = False, None
+    for source, sentence, item in _units(shown[:MAX_TEXT], rendered.code_blocks(text)):
         i = len(out) + 1
-        found, context = read_sentence(sentence, names, mark, context)
+        # a list's items each speak of what its lead-in spoke of ("What I measured for my
+        # kernel: - … - …"), never of the item before's name; after the list, the lead-in's
+        if item and not in_list:
+            in_list, lead = True, context
+        elif not item and source == "prose" and in_list:
+            in_list, context = False, lead
+        found, context = read_sentence(sentence, names, mark, lead if item else context)
         found = found[: max(0, MAX_CLAIMS - count)]
         count += len(found)
         for c in found:
@@ -98,14 +105,18 @@ def reading(text: str, shape_names: Iterable[str] = ()) -> tuple[list[Sentence],
     return out, block
 
 
-def _units(shown: str, blocks: list[str]) -> list[tuple[str, str]]:
-    """The sentences of the prose, and each line of a visible code block, in order."""
-    out: list[tuple[str, str]] = []
+def _units(shown: str, blocks: list[str]) -> list[tuple[str, str, bool]]:
+    """The sentences of the prose, and each line of a visible code block, in order; each
+    with whether it opens a list item."""
+    out: list[tuple[str, str, bool]] = []
     for kind, piece in rendered.pieces(shown, blocks):
         if kind == "code":
-            out += [("code", line.strip()) for line in piece.splitlines() if line.strip()]
+            out += [("code", line.strip(), False) for line in piece.splitlines() if line.strip()]
         else:
-            out += [("prose", s) for s in _pieces(sentences(piece))]
+            found = sentences(piece)
+            items = list_items(piece)
+            items = items if len(items) == len(found) else [False] * len(found)
+            out += [("prose", s, item) for s, item in _pieces(list(zip(found, items, strict=True)))]
     return out
 
 
@@ -114,16 +125,16 @@ MAX_SENTENCE = 600  # a longer "sentence" is read in pieces, at its clause break
 MAX_CLAIMS = 200
 
 
-def _pieces(found: list[str]) -> list[str]:
+def _pieces(found: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     out = []
-    for s in found:
+    for s, item in found:
         while len(s) > MAX_SENTENCE:
             cut = max(s.rfind(c, 0, MAX_SENTENCE) for c in ",;:")
             cut = cut + 1 if cut > MAX_SENTENCE // 3 else MAX_SENTENCE
-            out.append(s[:cut].strip())
-            s = s[cut:].strip()
+            out.append((s[:cut].strip(), item))
+            s, item = s[cut:].strip(), False
         if s:
-            out.append(s)
+            out.append((s, item))
     return out
 
 

@@ -10,6 +10,10 @@ T. a bare "N× less/more than torch" takes its quantity from the nearest cue aro
    clause's own first ("tarda 0,0369 ms, 1,24 veces menos que torch": its time, a speedup;
    "… veces más que torch" there: slower), then the figures of its clause when all are of one
    kind ("los 1,02 GB … son 4,16 veces más que los 244 MB"); only with no cue at all is it bytes;
+L. a list's items each speak of what its lead-in spoke of ("What I measured for my kernel:"),
+   never of the item before's names; a name in a parenthesis is an aside, never a subject
+   ("- a single kernel launch (the naive version needs 5)"); "(~0.25 GB vs ~1 GB)" after
+   "than the naive version" with the subject left implicit is (yours, the naive version's);
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -34,13 +38,13 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
     # -- P. a parenthesis after the compared-with baseline is the baseline's -----------------
     ("P", "en", SM, paren("en", "1.02 GB over five kernels"), None),
     ("P", "en", SM, paren("en", "five kernels, 1.02 GB"), None),
-    ("P", "en", SM, paren("en", "1.02 GB over two kernels"), "5"),
+    ("P", "en", SM, paren("en", "1.02 GB over two kernels"), "measured: 5 (kernels launched"),
     ("P", "en", SM, paren("en", "3.5 GB over five kernels"), "1.02 GB"),
     ("P", "es", SM, paren("es", "1,02 GB en cinco kernels"), None),
-    ("P", "es", SM, paren("es", "1,02 GB en dos kernels"), "5"),
+    ("P", "es", SM, paren("es", "1,02 GB en dos kernels"), "measured: 5 (kernels launched"),
     ("P", "ko", SM, paren("ko", "커널 5개, 1.02 GB"), None),
     ("P", "ko", SM, paren("ko", "커널 5개, 3.5 GB"), "1.02 GB"),
-    ("P", "ko", SM, paren("ko", "커널 2개, 1.02 GB"), "5"),
+    ("P", "ko", SM, paren("ko", "커널 2개, 1.02 GB"), "measured: 5 (kernels launched"),
 ]
 
 RMS_ES = "RMSNorm está limitado por memoria porque hace una sola reducción por fila. Mi kernel fusiona todo en una sola pasada y acumula en fp32 para evitar el desbordamiento, así que ningún intermedio vuelve a la DRAM. Elegí una operación limitada por memoria en lugar de una GEMM porque cuBLAS ya gana la GEMM densa."
@@ -106,10 +110,53 @@ CASES += [
     ),
 ]
 
+LIST = {
+    "en": "What I measured for my fused kernel:\n\n- about {t}x less DRAM traffic than the naive PyTorch chain (~0.25 GB vs ~1 GB)\n- roughly 1.6x faster than torch.softmax\n- {k} (the naive version needs 5)\n- ~80 % of peak DRAM throughput\n\n",
+    "es": "Lo que medí para mi kernel fusionado:\n\n- unas {t} veces menos tráfico DRAM que la cadena ingenua de PyTorch (~0,25 GB frente a ~1 GB)\n- aproximadamente 1,6 veces más rápido que torch.softmax\n- {k} (la versión ingenua necesita 5)\n- alrededor del 80 % del pico de throughput DRAM\n\n",
+    "ko": "제 융합 커널의 측정값:\n\n- 나이브 PyTorch보다 DRAM 트래픽이 약 {t}배 적음 (약 0.25 GB 대 약 1 GB)\n- torch.softmax보다 약 1.6배 빠름\n- {k} (나이브 버전은 5개)\n- DRAM 처리량 피크의 약 80 %\n\n",
+}
+ONE = {"en": "a single kernel launch", "es": "un solo kernel", "ko": "커널 하나만 실행"}
+FIVE = {"en": "five kernel launches", "es": "cinco kernels", "ko": "커널 다섯 개 실행"}
+
+
+def listed(lang: str, t: str = "4", k: str = "") -> str:
+    return LIST[lang].format(t=t, k=k or ONE[lang]) + BASE[lang]
+
+
+CASES += [
+    # -- L. a list's items speak of the lead-in's subject; a parenthesis is an aside --------
+    ("L", "en", SM, listed("en"), None),
+    ("L", "en", SM, listed("en", t="12"), "4.16×"),
+    ("L", "en", SM, listed("en", k=FIVE["en"]), "measured: 1 (kernels launched"),
+    (
+        "L",
+        "en",
+        SM,
+        "My kernel, on the course shape:\n\n1. moves 244 MB of DRAM traffic, 4.16× less than the naive version\n2. is 1.62× faster than torch (68 µs vs 110 µs)\n3. runs as one kernel (torch.softmax also needs 1)\n\n"
+        + BASE["en"],
+        None,
+    ),
+    (
+        "L",
+        "en",
+        SM,
+        "My kernel, on the course shape:\n\n1. moves 244 MB of DRAM traffic, 4.16× less than the naive version\n2. is 1.62× faster than torch (68 µs vs 110 µs)\n3. reaches 62 % of peak DRAM throughput\n\n"
+        + BASE["en"],
+        "81 %",
+    ),
+    ("L", "es", SM, listed("es"), None),
+    ("L", "es", SM, listed("es", t="12"), "4.16×"),
+    ("L", "es", SM, listed("es", k=FIVE["es"]), "measured: 1 (kernels launched"),
+    ("L", "ko", SM, listed("ko"), None),
+    ("L", "ko", SM, listed("ko", t="12"), "4.16×"),
+    ("L", "ko", SM, listed("ko", k=FIVE["ko"]), "measured: 1 (kernels launched"),
+]
+
 # the report's own texts, by class: each must now get the verdict its truth says
 REPORT_IDS = {
     "P": ["en-t07", "es-t07", "ko-t07"],
     "T": ["es-t13", "es-t12", "ko-t12"],
+    "L": ["en-t03", "es-t03", "ko-t03"],
 }
 
 

@@ -6,12 +6,12 @@ TABLE: dict[str, object] = {
     "impl": {
         "compile": [r"torch\.compile(?:d)?", r"la versi[oó]n compilada", r"inductor"],
         "naive": [
-            r"(?:la |el )?(?:versi[oó]n|implementaci[oó]n|kernel|c[oó]digo|l[ií]nea base)"
+            r"(?:la |el )?(?:versi[oó]n|implementaci[oó]n|kernel|c[oó]digo|l[ií]nea base|cadena)"
             r" (?:na[iï]ve|ingenu[ao]|sin fusionar|sin fusi[oó]n|de referencia|de cinco kernels"
             r"|de 5 kernels)(?: (?:de|en) (?:py)?torch)?",  # "la versión ingenua de PyTorch"
             r"(?:la |el )?(?:versi[oó]n|implementaci[oó]n|c[oó]digo) (?:de |en )?(?:py)?torch"
             r" (?:na[iï]ve|ingenu[ao]|sin fusionar)",
-            r"(?:la |el )?(?:na[iï]ve|ingenu[ao])",
+            r"(?:la |el )?(?:na[iï]ve|ingenu[ao])(?: (?:de|en) (?:py)?torch)?",  # "… de PyTorch"
             r"(?:la |el )?sin fusionar",
         ],
         "torch": [
