@@ -14,6 +14,10 @@ L. a list's items each speak of what its lead-in spoke of ("What I measured for 
    never of the item before's names; a name in a parenthesis is an aside, never a subject
    ("- a single kernel launch (the naive version needs 5)"); "(~0.25 GB vs ~1 GB)" after
    "than the naive version" with the subject left implicit is (yours, the naive version's);
+F. a comparison's object written first ("Frente a torch es 1,62 veces más rápido …", "torch
+   대비 1.65배") is the number's when the object after it belongs to a later ratio ("… y 5,20
+   veces más rápido que la versión ingenua"); a sentence whose ratios are yours speaks of
+   yours, not of the baseline whose figure it quotes ("(353 µs)"), for the next sentence;
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grader.test_explanation_pass2 import BASE, RMS, SM, check, report_case
+from tests.grader.test_explanation_pass2 import BASE, RMS, SM, check, report_case, with_figures
 
 FIG_PAREN = {
     "en": "On the course shape my kernel moves 244 MB, 4.16× less than the naive version ({x}), and it is 1.62× faster than torch.",
@@ -152,11 +156,36 @@ CASES += [
     ("L", "ko", SM, listed("ko", k=FIVE["ko"]), "measured: 1 (kernels launched"),
 ]
 
+FRONT = {
+    "es": "Frente a torch es {a} veces más rápido en la forma del curso (8192×4096 fp32) y {b} veces más rápido que la versión ingenua (353 µs). La media geométrica sobre todas las formas es de {g} veces frente a torch.",
+    "en": "Compared with torch it is {a}× faster on the course shape (8192×4096 fp32) and {b}× faster than the naive version (353 µs). The geometric mean over all shapes is {g}× over torch.",
+    "ko": "강의 shape(8192×4096 fp32)에서 torch 대비 {a}배, 나이브 버전(353 µs)보다 {b}배 빠릅니다. 모든 벤치마크 shape에 대한 기하 평균은 torch 대비 {g}배입니다.",
+}
+
+
+def front(lang: str, a: str = "1,62", b: str = "5,20", g: str = "1,65") -> str:
+    if lang != "es":
+        a, b, g = (x.replace(",", ".") for x in (a, b, g))
+    return with_figures(lang, FRONT[lang].format(a=a, b=b, g=g))
+
+
+CASES += [
+    # -- F. a front-placed comparison object; a sentence of your ratios speaks of yours ------
+    ("F", "es", SM, front("es"), None),
+    ("F", "es", SM, front("es", a="5,20", b="1,62"), "1.62×"),
+    ("F", "es", SM, front("es", g="2,5"), "1.65×"),
+    ("F", "en", SM, front("en"), None),
+    ("F", "en", SM, front("en", a="5,20", b="1,62"), "1.62×"),
+    ("F", "ko", SM, front("ko"), None),
+    ("F", "ko", SM, front("ko", g="2,5"), "1.65×"),
+]
+
 # the report's own texts, by class: each must now get the verdict its truth says
 REPORT_IDS = {
     "P": ["en-t07", "es-t07", "ko-t07"],
     "T": ["es-t13", "es-t12", "ko-t12"],
     "L": ["en-t03", "es-t03", "ko-t03"],
+    "F": ["es-t02", "ko-t02"],
 }
 
 

@@ -45,6 +45,8 @@ TABLE: dict[str, object] = {
     # a comparison's object comes before these: "torch보다", "나이브 버전에 비해"
     "compare_after": [
         r"보다",
+        r"대비",  # "torch 대비 1.65배"
+        r"(?:와|과)\s*(?:거의\s*)?(?:같|비슷|동일)",  # "torch.softmax(248 MB)와 거의 같습니다"
         r"에 비해",
         r"에 비해서",
         r"와 비교해",
