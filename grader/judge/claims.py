@@ -433,6 +433,12 @@ def _whose(
     found: list[numbers.Num],
 ) -> None:
     spans = [(x.start, x.end) for x in found]
+    if c.quantity == numbers.UNKNOWN:
+        c.unread = (
+            "which unit? kgrade does not read this one: write the figure in the report's units "
+            "(B, MB, GB; µs, ms; GB/s, TB/s; TFLOP/s; %; ×)"
+        )
+        return
     if c.quantity in ("ratio", "percent"):
         c.unread = (
             "a percentage of what? say which (of peak, occupancy, L2 hit rate, …)"

@@ -18,6 +18,9 @@ F. a comparison's object written first ("Frente a torch es 1,62 veces más rápi
    대비 1.65배") is the number's when the object after it belongs to a later ratio ("… y 5,20
    veces más rápido que la versión ingenua"); a sentence whose ratios are yours speaks of
    yours, not of the baseline whose figure it quotes ("(353 µs)"), for the next sentence;
+U. a number written with a unit the reader does not know ("244 MBytes", "68 µsec", "3.5 TB/sec",
+   "0.5 seconds", "244메가") is never dropped silently: it is "not read", named, so a false
+   figure cannot hide in an unknown spelling, and the student is told to write MB, µs, …;
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -178,6 +181,28 @@ CASES += [
     ("F", "en", SM, front("en", a="5,20", b="1,62"), "1.62×"),
     ("F", "ko", SM, front("ko"), None),
     ("F", "ko", SM, front("ko", g="2,5"), "1.65×"),
+]
+
+CASES += [
+    # -- U. an unknown unit is "not read", never dropped -------------------------------------
+    ("U", "en", SM, with_figures("en", "The naive version moves 9 GBytes."), "9 GBytes"),
+    ("U", "en", SM, with_figures("en", "The naive version moves 1.02 GBytes."), "not read"),
+    ("U", "en", SM, with_figures("en", "My kernel takes 20 µsec on the course shape."), "20 µsec"),
+    ("U", "en", SM, with_figures("en", "My kernel sustains 9.5 TB/sec."), "9.5 TB/sec"),
+    ("U", "en", SM, with_figures("en", "My kernel takes 0.5 seconds."), "0.5 seconds"),
+    ("U", "es", SM, with_figures("es", "La versión ingenua mueve 9 GBytes."), "9 GBytes"),
+    ("U", "es", SM, with_figures("es", "Mi kernel tarda 20 µseg."), "20 µseg"),
+    ("U", "ko", SM, with_figures("ko", "나이브 버전은 9기가를 옮깁니다."), "9기가"),
+    # a count, a dtype width or a dimension is no unit: still read as before, backed
+    (
+        "U",
+        "en",
+        SM,
+        with_figures(
+            "en", "Each row holds 4096 values of 32 bits, read in 2 passes by the naive version."
+        ),
+        None,
+    ),
 ]
 
 # the report's own texts, by class: each must now get the verdict its truth says
