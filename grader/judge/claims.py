@@ -23,10 +23,12 @@ from collections.abc import Iterable
 
 from grader.judge import numbers, rendered, scope
 from grader.judge.attribution import (
+    CONTRAST,
     DIM_HINT,
     WORD_DIM,
     Mention,
     _linked,
+    _paren_at,
     case_mentions,
     clause_end,
     clause_start,
@@ -189,7 +191,7 @@ def read_sentence(
         )
         _relation(c, b, n)
         _quantity(c, b, n, metrics, max(prev_end, 0))
-        _whose(c, b, ms, n, prev_end, context, found)
+        _whose(c, b, ms, n, prev_end, context, found, claims)
         _where(c, scope.where(b, n.start, n.end, places, spans))
         prev_end = n.end
         claims.append(c)
@@ -278,6 +280,10 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
                 break
     if c.quantity == "traffic" and metric is None:
         c.direction = _direction(b, n, prev)
+    if c.quantity in ("ratio", "percent"):
+        inside = _paren_at(b, n.start)
+        if inside is not None:  # "(81 % del pico de throughput DRAM)": its own words first
+            _classify(c, b[inside[0] + 1 : n.start], b[n.end : inside[1]], wide=False)
     if c.quantity in ("ratio", "percent"):
         _classify(c, before, after, wide=False)
         if c.quantity == "ratio" and _OF_IMPL.match(b, n.end):  # "0.91× cuBLAS": its speed
@@ -431,6 +437,7 @@ def _whose(
     prev_end: int,
     context: str | None,
     found: list[numbers.Num],
+    done: list[Claim] | None = None,
 ) -> None:
     spans = [(x.start, x.end) for x in found]
     if c.quantity == numbers.UNKNOWN:
@@ -449,7 +456,7 @@ def _whose(
     if c.quantity in ("speedup", "traffic_ratio"):
         family = "traffic" if c.quantity == "traffic_ratio" else "time"
         owned = [(x.start, x.end) for x in found if x.quantity == family]
-        _ratio(c, b, ms, n, context, spans, owned)
+        _ratio(c, b, ms, n, context, spans, owned, _pair_before(b, n, found, done or []))
         return
     who, how = owner(b, ms, n.start, n.end, prev_end, context, spans)
     if who is None:
@@ -463,6 +470,32 @@ def _whose(
         c.subject = "submission" if c.quantity != "intensity" else None
 
 
+def _pair_before(
+    b: str, n: numbers.Num, found: list[numbers.Num], done: list[Claim]
+) -> tuple[str, str] | None:
+    """A bare ratio opening a parenthesis right after a pair of figures of its kind with two
+    owners ("68 µs vs 110 µs for torch (1.62×)"): the ratio of that pair (yours, torch)."""
+    p = _paren_at(b, n.start)
+    if p is None or b[p[0] + 1 : n.start].strip(" ~≈"):
+        return None
+    i = next((k for k, x in enumerate(found) if x.start == n.start), -1)
+    if i < 2 or found[i - 1].end > p[0] or len(done) < i:
+        return None
+    a, z = done[i - 2], done[i - 1]
+    if (
+        a.quantity != z.quantity
+        or a.quantity not in ("time", "traffic")
+        or not a.subject
+        or not z.subject
+        or a.subject == z.subject
+        or a.unread
+        or z.unread
+        or not re.search(CONTRAST, b[found[i - 2].end : found[i - 1].start])
+    ):
+        return None
+    return a.subject, z.subject
+
+
 def _ratio(
     c: Claim,
     b: str,
@@ -471,6 +504,7 @@ def _ratio(
     context: str | None,
     spans: list[tuple[int, int]],
     owned: list[tuple[int, int]],
+    pair: tuple[str, str] | None = None,
 ) -> None:
     """Orient a ratio: the subject's against the other side, as their time (bytes) over the
     subject's. 'A is N× faster than B': N; 'N× slower': 1/N; 'N× less traffic': N; 'N× more':
@@ -499,6 +533,8 @@ def _ratio(
             other_what = None
     else:
         other_what = other.what
+    if other is None and pair is not None:  # "68 µs vs 110 µs for torch (1.62×)"
+        who, other_what = pair
     pair = possessive_pair(b, ms, n.start, n.end, spans)
     if pair is not None:  # "los 1,02 GB de la ingenua son 4,16 veces más que los 244 MB míos"
         who, other_what = pair

@@ -21,6 +21,12 @@ F. a comparison's object written first ("Frente a torch es 1,62 veces más rápi
 U. a number written with a unit the reader does not know ("244 MBytes", "68 µsec", "3.5 TB/sec",
    "0.5 seconds", "244메가") is never dropped silently: it is "not read", named, so a false
    figure cannot hide in an unknown spelling, and the student is told to write MB, µs, …;
+K. a colon after a compared-with name gives it no figure: "11 times less DRAM traffic than the
+   naive version: 110 MB" is the subject's 110 MB ("torch: 110 µs", a label, is still torch's);
+R. a bare ratio opening a parenthesis right after a pair of figures of one kind with two owners
+   ("68 µs vs 110 µs for torch (1.62×)") is the ratio of that pair: yours against torch;
+Q. a percentage in a parenthesis takes its quantity from the parenthesis's own words first
+   ("limitado por memoria (81 % del pico de throughput DRAM)" is % of peak).
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -205,12 +211,120 @@ CASES += [
     ),
 ]
 
+RMS_FIG_EN = "It runs at 73% of peak DRAM throughput, taking 31.3 us of kernel time, and it is 1.24x faster than torch."
+CASES += [
+    # -- K. no figure for the compared-with after a colon ------------------------------------
+    (
+        "K",
+        "en",
+        RMS,
+        f"{RMS_EN} So it moves 11 times less DRAM traffic than the naive version: 110 MB. {RMS_FIG_EN}",
+        None,
+    ),
+    (
+        "K",
+        "en",
+        RMS,
+        f"{RMS_EN} So it moves 11 times less DRAM traffic than the naive version: 1.24 GB. {RMS_FIG_EN}",
+        "110 MB",
+    ),
+    (
+        "K",
+        "es",
+        RMS,
+        f"{RMS_ES} Así que mi kernel mueve 11 veces menos tráfico DRAM que la versión ingenua: 110 MB. Mi kernel tarda 36,9 µs, 1,24 veces más rápido que torch.",
+        None,
+    ),
+    (
+        "K",
+        "es",
+        RMS,
+        f"{RMS_ES} Así que mi kernel mueve 11 veces menos tráfico DRAM que la versión ingenua: 1,24 GB. Mi kernel tarda 36,9 µs, 1,24 veces más rápido que torch.",
+        "110 MB",
+    ),
+    ("K", "en", SM, with_figures("en", "Measured per implementation: torch: 110 µs."), None),
+    ("K", "en", SM, with_figures("en", "Measured per implementation: torch: 68 µs."), "110"),
+    # -- R. a bare ratio in a parenthesis after a pair of figures ---------------------------
+    (
+        "R",
+        "en",
+        SM,
+        f"{BASE['en']} My kernel fuses max, exp, sum and divide into one pass: 244 MB of DRAM traffic vs 1.02 GB for the naive version, and 68 µs vs 110 µs for torch (1.62×).",
+        None,
+    ),
+    (
+        "R",
+        "en",
+        SM,
+        f"{BASE['en']} My kernel fuses max, exp, sum and divide into one pass: 244 MB of DRAM traffic vs 1.02 GB for the naive version, and 68 µs vs 110 µs for torch (2.5×).",
+        "1.62×",
+    ),
+    (
+        "R",
+        "es",
+        SM,
+        f"{BASE['es']} Mi kernel fusiona todo en una pasada: 244 MB de tráfico DRAM frente a 1,02 GB de la versión ingenua (4,16 veces), y 68 µs frente a 110 µs de torch (1,62 veces).",
+        None,
+    ),
+    (
+        "R",
+        "es",
+        SM,
+        f"{BASE['es']} Mi kernel fusiona todo en una pasada: 244 MB de tráfico DRAM frente a 1,02 GB de la versión ingenua (9 veces), y 68 µs frente a 110 µs de torch (1,62 veces).",
+        "4.16×",
+    ),
+    # -- Q. a percentage in a parenthesis: its own words first --------------------------------
+    (
+        "Q",
+        "es",
+        SM,
+        with_figures(
+            "es",
+            "Mi kernel está limitado por memoria (81 % del pico de throughput DRAM según Nsight Compute).",
+        ),
+        None,
+    ),
+    (
+        "Q",
+        "es",
+        SM,
+        with_figures(
+            "es",
+            "Mi kernel está limitado por memoria (50 % del pico de throughput DRAM según Nsight Compute).",
+        ),
+        "81 %",
+    ),
+    (
+        "Q",
+        "en",
+        SM,
+        with_figures(
+            "en",
+            "My kernel is limited by memory (81 % of peak DRAM throughput per Nsight Compute).",
+        ),
+        None,
+    ),
+    (
+        "Q",
+        "en",
+        SM,
+        with_figures(
+            "en",
+            "My kernel is limited by memory (50 % of peak DRAM throughput per Nsight Compute).",
+        ),
+        "81 %",
+    ),
+]
+
 # the report's own texts, by class: each must now get the verdict its truth says
 REPORT_IDS = {
     "P": ["en-t07", "es-t07", "ko-t07"],
     "T": ["es-t13", "es-t12", "ko-t12"],
     "L": ["en-t03", "es-t03", "ko-t03"],
     "F": ["es-t02", "ko-t02"],
+    "K": ["en-t13"],
+    "R": ["en-t01"],
+    "Q": ["es-t04"],
 }
 
 
