@@ -26,7 +26,10 @@ K. a colon after a compared-with name gives it no figure: "11 times less DRAM tr
 R. a bare ratio opening a parenthesis right after a pair of figures of one kind with two owners
    ("68 µs vs 110 µs for torch (1.62×)") is the ratio of that pair: yours against torch;
 Q. a percentage in a parenthesis takes its quantity from the parenthesis's own words first
-   ("limitado por memoria (81 % del pico de throughput DRAM)" is % of peak).
+   ("limitado por memoria (81 % del pico de throughput DRAM)" is % of peak);
+H. a comparison said as a hypothesis is no claim: "beating it would need TMA", "ganarle a
+   cuBLAS requeriría TMA", "cuBLAS를 이기려면 TMA가 필요합니다" (a comparison said as a fact is
+   still checked: "torch is faster than my kernel" is refused).
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -316,6 +319,40 @@ CASES += [
     ),
 ]
 
+GEMM_IF = {
+    "en": "I picked a memory-bound op instead of a GEMM because cuBLAS is already near the tensor-core peak, and beating it would need TMA and warp specialization.",
+    "es": "Elegí una operación limitada por memoria en lugar de una GEMM porque cuBLAS ya está cerca del pico, y ganarle a cuBLAS requeriría TMA y especialización de warps.",
+    "ko": "cuBLAS가 이미 텐서 코어 피크에 가까워서 GEMM 대신 메모리 바운드 연산을 골랐고, cuBLAS를 이기려면 TMA가 필요합니다.",
+}
+GEMM_FACT = {
+    "en": "I picked a memory-bound op instead of a GEMM because cuBLAS is near the peak. Torch is faster than my kernel.",
+    "es": "Elegí una operación limitada por memoria en lugar de una GEMM porque cuBLAS está cerca del pico. Torch es más rápido que mi kernel.",
+    "ko": "cuBLAS가 피크에 가까워서 GEMM 대신 메모리 바운드 연산을 골랐습니다. torch가 제 커널보다 빠릅니다.",
+}
+CASES += [
+    # -- H. a hypothetical comparison is no claim; a factual one still is ---------------------
+    *[
+        (
+            "H",
+            lang,
+            SM,
+            f"{BASE[lang]} {FIG_PAREN[lang].format(x='1.02 GB' if lang != 'es' else '1,02 GB')} {GEMM_IF[lang]}",
+            None,
+        )
+        for lang in ("en", "es", "ko")
+    ],
+    *[
+        (
+            "H",
+            lang,
+            SM,
+            f"{BASE[lang]} {FIG_PAREN[lang].format(x='1.02 GB' if lang != 'es' else '1,02 GB')} {GEMM_FACT[lang]}",
+            "1.62×",
+        )
+        for lang in ("en", "es", "ko")
+    ],
+]
+
 # the report's own texts, by class: each must now get the verdict its truth says
 REPORT_IDS = {
     "P": ["en-t07", "es-t07", "ko-t07"],
@@ -325,6 +362,7 @@ REPORT_IDS = {
     "K": ["en-t13"],
     "R": ["en-t01"],
     "Q": ["es-t04"],
+    "H": ["en-t02"],
 }
 
 

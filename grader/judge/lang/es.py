@@ -157,6 +157,12 @@ TABLE: dict[str, object] = {
     "more": [r"m[aá]s", r"mayor"],
     "same": [r"(?:el|la|lo) mism[oa]", r"igual"],
     "negation": [r"no", r"nunca", r"sin", r"ni", r"tampoco", r"jam[aá]s", r"ning[uú]n\w*"],
+    # a comparison said as a hypothesis is no claim: "beating it would need TMA"
+    "hypothetical": [
+        r"\w+ría\b",  # the conditional: "requeriría", "sería"
+        r"\b(?:seria|podria|requeriria|necesitaria|haria|tendria)\b",
+        r"\bpara (?:ganar|superar|vencer)",
+    ],
     "negation_after": [],
     "because": [
         r"porque",
