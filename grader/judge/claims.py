@@ -77,6 +77,7 @@ def reading(text: str, shape_names: Iterable[str] = ()) -> tuple[list[Sentence],
     out: list[Sentence] = []
     context, count = None, 0
     in_list, lead = False, None
+    that: tuple[str, str | None] | None = None  # the shape "that shape" means: the last named
     for source, sentence, item in _units(shown[:MAX_TEXT], rendered.code_blocks(text)):
         i = len(out) + 1
         # a list's items each speak of what its lead-in spoke of ("What I measured for my
@@ -85,7 +86,8 @@ def reading(text: str, shape_names: Iterable[str] = ()) -> tuple[list[Sentence],
             in_list, lead = True, context
         elif not item and source == "prose" and in_list:
             in_list, context = False, lead
-        found, context = read_sentence(sentence, names, mark, lead if item else context)
+        found, context = read_sentence(sentence, names, mark, lead if item else context, that)
+        that = _named_case(sentence) or that
         found = found[: max(0, MAX_CLAIMS - count)]
         count += len(found)
         for c in found:
@@ -145,18 +147,25 @@ def read_sentence(
     shape_names: list[str] | None = None,
     mark: str = ".",
     context: str | None = None,
+    that: tuple[str, str | None] | None = None,
 ) -> tuple[list[Claim], str | None]:
-    """The claims of one sentence, and the implementation it speaks of (for the next)."""
+    """The claims of one sentence, and the implementation it speaks of (for the next).
+    `that`: the shape (and dtype) a sentence before named, which "that shape" means."""
     s = normalise(sentence)
     cases = case_mentions(s, shape_names or [])
     shapes = [Mention(m.start(), m.end(), m.group(0)) for m in _SHAPE.finditer(s)]
+    said = (
+        [Mention(m.start(), m.end(), that[0]) for m in LANG.that_shape.finditer(s)] if that else []
+    )
+    shapes = sorted(shapes + said, key=lambda m: m.start)
     metrics = [Mention(m.start(), m.end(), m.group(0)) for m in _METRIC.finditer(s)]
     hints = [Mention(m.start(), m.end(), m.group(1) or m.group(2)) for m in WORD_DIM.finditer(s)]
     b = _blank(s, [(m.start, m.end) for m in shapes + cases + metrics])
     hints += [Mention(m.start(), m.end(), m.group(1)) for m in DIM_HINT.finditer(b)]
     b = _blank(b, [(m.start, m.end) for m in hints])
     dtypes = sorted(
-        (Mention(m.start(), m.end(), d) for d, pat in _DTYPES for m in pat.finditer(s)),
+        [Mention(m.start(), m.end(), d) for d, pat in _DTYPES for m in pat.finditer(s)]
+        + [Mention(m.start, m.end, that[1]) for m in said if that and that[1]],
         key=lambda m: m.start,
     )
     ms = mentions(b)
@@ -199,6 +208,16 @@ def read_sentence(
     ]
     owned = ratios[-1:] or owned
     return claims, (spoken or subject or (owned[-1] if owned else None) or context)
+
+
+def _named_case(sentence: str) -> tuple[str, str | None] | None:
+    """The one shape a sentence names, with its one case dtype (none: several, or none)."""
+    s = normalise(sentence)
+    found = {m.group(0).replace(" ", "") for m in _SHAPE.finditer(s)}
+    if len(found) != 1:
+        return None
+    kinds = {d for d, pat in _DTYPES if pat.search(s)}
+    return found.pop(), (kinds.pop() if len(kinds) == 1 else None)
 
 
 # a sentence whose subject is a measuring tool: its "it" stays the implementation before

@@ -29,7 +29,10 @@ Q. a percentage in a parenthesis takes its quantity from the parenthesis's own w
    ("limitado por memoria (81 % del pico de throughput DRAM)" is % of peak);
 H. a comparison said as a hypothesis is no claim: "beating it would need TMA", "ganarle a
    cuBLAS requeriría TMA", "cuBLAS를 이기려면 TMA가 필요합니다" (a comparison said as a fact is
-   still checked: "torch is faster than my kernel" is refused).
+   still checked: "torch is faster than my kernel" is refused);
+S. "that shape", "esa forma", "그 shape" is the one shape (and dtype) a sentence before named:
+   it scopes its clause's number like the shape written there ("3.27× faster than torch on
+   that shape, 10.60× faster on 8192×32000 bf16").
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -37,7 +40,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grader.test_explanation_pass2 import BASE, RMS, SM, check, report_case, with_figures
+from tests.grader.test_explanation_pass2 import (
+    BASE,
+    RMS,
+    SM,
+    XE,
+    XE_EN,
+    XE_ES,
+    check,
+    report_case,
+    with_figures,
+)
 
 FIG_PAREN = {
     "en": "On the course shape my kernel moves 244 MB, 4.16× less than the naive version ({x}), and it is 1.62× faster than torch.",
@@ -353,6 +366,32 @@ CASES += [
     ],
 ]
 
+THAT = {
+    "en": "On 4096×32000 fp32 my kernel moves 527 MB of DRAM traffic. It is {a}× faster than torch on that shape, and 10.60× faster on 8192×32000 bf16.",
+    "es": "En 4096×32000 fp32 mi kernel mueve 527 MB de tráfico DRAM. Es {a} veces más rápido que torch en esa forma, y 10,60 veces más rápido en 8192×32000 bf16.",
+    "ko": "4096×32000 fp32에서 제 커널의 DRAM 트래픽은 527 MB입니다. 그 shape에서 torch보다 {a}배 빠르고, 8192×32000 bf16에서는 10.60배 빠릅니다.",
+}
+XE_KO = "크로스 엔트로피는 로짓을 한 번 읽고 연산이 거의 없어서 메모리 바운드입니다. 제 커널은 모든 단계를 한 번의 패스로 융합하고, running max로 최댓값을 빼서 오버플로를 막습니다. 제 커널은 torch보다 트래픽이 2.72배 적습니다. cuBLAS가 이미 GEMM을 이기기 때문에 GEMM 대신 메모리 바운드 연산을 골랐습니다."
+XE_BASE = {"en": XE_EN, "es": XE_ES, "ko": XE_KO}
+CASES += [
+    # -- S. "that shape" is the shape a sentence before named ---------------------------------
+    ("S", "en", XE, f"{XE_BASE['en']} {THAT['en'].format(a='3.27')}", None),
+    ("S", "en", XE, f"{XE_BASE['en']} {THAT['en'].format(a='10.60')}", "3.27×"),
+    ("S", "es", XE, f"{XE_BASE['es']} {THAT['es'].format(a='3,27')}", None),
+    ("S", "es", XE, f"{XE_BASE['es']} {THAT['es'].format(a='10,60')}", "3.27×"),
+    ("S", "ko", XE, f"{XE_BASE['ko']} {THAT['ko'].format(a='3.27')}", None),
+    ("S", "ko", XE, f"{XE_BASE['ko']} {THAT['ko'].format(a='10.60')}", "3.27×"),
+    # with two shapes named before, "that shape" is none of them: the number is read at the
+    # clause's other shape, and refused there
+    (
+        "S",
+        "en",
+        XE,
+        f"{XE_BASE['en']} On 4096×32000 fp32 and 8192×32000 bf16 my kernel wins. It is 3.27× faster than torch on that shape, and 10.60× faster on 8192×32000 bf16.",
+        "10.60×",
+    ),
+]
+
 # the report's own texts, by class: each must now get the verdict its truth says
 REPORT_IDS = {
     "P": ["en-t07", "es-t07", "ko-t07"],
@@ -363,6 +402,7 @@ REPORT_IDS = {
     "R": ["en-t01"],
     "Q": ["es-t04"],
     "H": ["en-t02"],
+    "S": ["en-t10"],
 }
 
 

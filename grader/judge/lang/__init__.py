@@ -69,6 +69,7 @@ class Lang:
     negation: re.Pattern[str]
     negation_after: re.Pattern[str]
     hypothetical: re.Pattern[str]
+    that_shape: re.Pattern[str]
     because: re.Pattern[str]
     consequence: re.Pattern[str]
     conditional: re.Pattern[str]
@@ -127,6 +128,7 @@ def _build() -> Lang:
         negation=_c("negation"),
         negation_after=re.compile(alt(merged("negation_after"), bounded=False)),
         hypothetical=_c("hypothetical", bounded=False),
+        that_shape=_c("that_shape"),
         because=_c("because"),
         consequence=_c("consequence"),
         conditional=_c("conditional"),

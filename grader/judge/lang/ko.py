@@ -103,6 +103,8 @@ TABLE: dict[str, object] = {
     "more": [r"많", r"더 많", r"증가"],
     "same": [r"같", r"동일"],
     "negation": [r"안 "],
+    # 앞 문장이 말한 shape: "그 shape에서 3.27배 빠릅니다"
+    "that_shape": [r"(?:그|이|같은) (?:shape|크기|형태)"],
     # a comparison said as a hypothesis is no claim: "beating it would need TMA"
     "hypothetical": [r"려면", r"다면"],
     "negation_after": [r"않", r"없", r"못", r"아니", r"아닙", r"안 했", r"안 봤"],
