@@ -64,7 +64,7 @@ _UNKNOWN_UNIT = re.compile(
     r"|[kmgtp]i?b(?:ytes?)?/\w+|[kmgtp]i?b(?:yte)?\w+"
     r"|(?:[µu]|micro|milli|mili|nano|m)?(?:secs?|seconds?|segundos?|seg)\b(?:/\w+)?|s(?![\w'’])"
     r"|(?:micro|milli|mili|nano|mega|giga|tera|kilo)[a-z]*"
-    r"|[a-z]*flops?[\w/]*"
+    r"|[kmgtp]flops?[\w/]*|flops?/\w+"  # a rate; "5 flops per element" is a count, no unit
     r"|(?:메가|기가|테라|킬로|마이크로|밀리|나노)[\uac00-\ud7a3]*|초(?!과))"
 )
 _UNIT_ALT = "|".join(f"(?:{u})" for u, _, _ in UNITS)

@@ -215,7 +215,9 @@ CASES += [
     ("U", "es", SM, with_figures("es", "La versión ingenua mueve 9 GBytes."), "9 GBytes"),
     ("U", "es", SM, with_figures("es", "Mi kernel tarda 20 µseg."), "20 µseg"),
     ("U", "ko", SM, with_figures("ko", "나이브 버전은 9기가를 옮깁니다."), "9기가"),
+    ("U", "en", SM, with_figures("en", "My kernel reaches 3 TFLOP/sec."), "3 TFLOP/sec"),
     # a count, a dtype width or a dimension is no unit: still read as before, backed
+    ("U", "en", SM, with_figures("en", "Softmax does about 5 flops per element."), None),
     (
         "U",
         "en",
