@@ -38,10 +38,14 @@ Each case: (class, language, grading, text, what a refusal must name; None: back
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tests.grader.test_explanation_pass2 import (
     BASE,
+    FIG,
     RMS,
     SM,
     XE,
@@ -394,6 +398,29 @@ CASES += [
     ),
 ]
 
+KO_MECH = (
+    "{m} 소프트맥스는 대역폭이 한계인 메모리 바운드 연산이라 바이트 수가 곧 시간입니다. cuBLAS가 이미 GEMM을 이기기 때문에 GEMM 대신 메모리 바운드 연산을 골랐습니다. "
+    + FIG["ko"]
+)
+CASES += [
+    # -- M. "덕분에" is a cause: the negation after it is the consequence's --------------------
+    (
+        "M",
+        "ko",
+        SM,
+        KO_MECH.format(m="이 커널은 융합(fusion) 덕분에 중간 결과를 DRAM에 쓰지 않습니다."),
+        None,
+    ),
+    (
+        "M",
+        "ko",
+        SM,
+        KO_MECH.format(m="제 커널은 한 번의 패스 덕분에 중간 결과가 DRAM을 오가지 않습니다."),
+        None,
+    ),
+    ("M", "ko", SM, KO_MECH.format(m="이 커널에서는 융합을 하지 않았습니다."), "mechanism"),
+]
+
 # the report's own texts, by class: each must now get the verdict its truth says
 REPORT_IDS = {
     "P": ["en-t07", "es-t07", "ko-t07"],
@@ -421,6 +448,19 @@ def test_pass2_left_variants(case: tuple[str, str, str, str, str | None]) -> Non
     else:
         assert not c.backed
         assert any(refusal in m for m in c.messages), c.messages
+
+
+PASS1 = (
+    Path(__file__).resolve().parents[2]
+    / "benchmarks/results/2026-12-02-cpu-explanation-fresh-pass.json"
+)
+
+
+def test_pass1_claims_block_with_a_korean_cause_is_backed() -> None:
+    x = json.loads(PASS1.read_text())[13]
+    assert x["fair"] and x["cls"] == "claims-블록"
+    c = check(str(x["text"]))
+    assert c.backed, c.messages
 
 
 @pytest.mark.parametrize("case_id", [i for ids in REPORT_IDS.values() for i in ids])
