@@ -85,6 +85,7 @@ def orient(
     who, how = ratio_owner(
         b, [m for m in ms if m is not other], n.start, subject, context, spans, owned
     )
+    named_subject = how in ("its clause's subject", "the sentence's subject")
     if other is None:  # none compared with: a baseline's is against yours; yours against
         # the one baseline the sentence names, else unread
         named = {m.what for m in ms if m.what and m.what not in (who, "ceiling", "submission")}
@@ -123,6 +124,10 @@ def orient(
     ):
         v = 1 / v
     c.percent_form = None
+    if who == other_what and who != "submission" and not named_subject:
+        # nothing is compared with itself: "…cuBLAS ya gana la GEMM. Frente a torch es 1,62
+        # veces más rápido" has no subject of its own, and it is not torch: it is yours
+        who, how = "submission", "no subject named"
     if who != "submission" and other_what == "submission":
         who, other_what, v = "submission", who, 1 / v
     c.value, c.subject, c.versus, c.how = v, who, other_what, how or "the comparison"

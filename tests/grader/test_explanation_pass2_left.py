@@ -18,6 +18,8 @@ F. a comparison's object written first ("Frente a torch es 1,62 veces más rápi
    대비 1.65배") is the number's when the object after it belongs to a later ratio ("… y 5,20
    veces más rápido que la versión ingenua"); a sentence whose ratios are yours speaks of
    yours, not of the baseline whose figure it quotes ("(353 µs)"), for the next sentence;
+   nothing is compared with itself: a subject-less ratio against torch after a sentence about
+   cuBLAS is yours, not torch's against torch;
 U. a number written with a unit the reader does not know ("244 MBytes", "68 µsec", "3.5 TB/sec",
    "0.5 seconds", "244메가") is never dropped silently: it is "not read", named, so a false
    figure cannot hide in an unknown spelling, and the student is told to write MB, µs, …;
@@ -207,6 +209,28 @@ CASES += [
     ("F", "en", SM, front("en", a="5,20", b="1,62"), "1.62×"),
     ("F", "ko", SM, front("ko"), None),
     ("F", "ko", SM, front("ko", g="2,5"), "1.65×"),
+    # right after a sentence about cuBLAS: nothing is compared with itself, the ratio is yours
+    (
+        "F",
+        "es",
+        SM,
+        f"{BASE['es']} Frente a torch es 1,62 veces más rápido en la forma del curso. Mi kernel mueve 244 MB, 4,16 veces menos que la versión ingenua.",
+        None,
+    ),
+    (
+        "F",
+        "es",
+        SM,
+        f"{BASE['es']} Frente a torch es 5,20 veces más rápido en la forma del curso. Mi kernel mueve 244 MB, 4,16 veces menos que la versión ingenua.",
+        "measured: 1.62×",
+    ),
+    (
+        "F",
+        "en",
+        SM,
+        f"{BASE['en']} Compared with torch, 1.62× faster on the course shape. My kernel moves 244 MB, 4.16× less than the naive version.",
+        None,
+    ),
 ]
 
 CASES += [
