@@ -128,7 +128,11 @@ def topic(b: str, ms: list[Mention], spans: list[tuple[int, int]], told: list[st
     subjects = [
         m.what
         for m in ms
-        if m.what and not m.compared and not _linked(b, m, spans) and not aside(b, m)
+        if m.what
+        and not m.compared
+        and not _linked(b, m, spans)
+        and not aside(b, m)
+        and not in_cause(b, m)
     ]
     told_here = set(told)
     for what in subjects:
@@ -321,6 +325,18 @@ def _from_to(b: str, prev_end: int, start: int) -> bool:
             b[max(0, prev_end - 40) : prev_end],
         )
     )
+
+
+_CAUSE_BEFORE = re.compile(r"(?<![\w])(?:because|since|porque|ya que|puesto que)(?![\w])")
+_CAUSE_AFTER = re.compile(r"(?:때문에|덕분에|므로|니까)")
+
+
+def in_cause(b: str, m: Mention) -> bool:
+    """A name in a clause of cause: "… porque cuBLAS ya gana la GEMM densa", "cuBLAS가 이미
+    GEMM을 이기기 때문에 …": not what the sentence speaks of for the next one."""
+    if _CAUSE_BEFORE.search(b, clause_start(b, m.start), m.start):
+        return True
+    return bool(_CAUSE_AFTER.search(b[m.end : clause_end(b, m.end)]))
 
 
 def aside(b: str, m: Mention) -> bool:

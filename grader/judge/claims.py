@@ -27,6 +27,7 @@ from grader.judge.attribution import (
     _paren_at,
     clause_end,
     clause_start,
+    in_cause,
     mentions,
     owner,
     resolve,
@@ -176,6 +177,10 @@ def read_sentence(
     spans = [(n.start, n.end) for n in found]
     places = scope.sites(b, spans, shapes, dtypes, cases, hints)
     subject = resolve(b, ms, context, spans)
+    # the next sentence's: a subject only named in a clause of cause is not what this one
+    # speaks of ("Elegí … porque cuBLAS ya gana la GEMM densa. Mueve 110 MB …": yours)
+    first = next((m for m in ms if m.what == subject and not m.pronoun), None)
+    onward = None if first is not None and in_cause(b, first) else subject
     for n in found:
         c = Claim(
             quote=_slice(sentence, s, n.start, n.end),
@@ -207,7 +212,7 @@ def read_sentence(
         c.subject for c in claims if c.subject and c.quantity not in ("speedup", "traffic_ratio")
     ]
     owned = ratios[-1:] or owned
-    return claims, (spoken or subject or (owned[-1] if owned else None) or context)
+    return claims, (spoken or onward or (owned[-1] if owned else None) or context)
 
 
 def _named_case(sentence: str) -> tuple[str, str | None] | None:

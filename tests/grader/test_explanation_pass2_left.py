@@ -445,6 +445,47 @@ CASES += [
     ("M", "ko", SM, KO_MECH.format(m="이 커널에서는 융합을 하지 않았습니다."), "mechanism"),
 ]
 
+CAUSE = {
+    "es": (
+        RMS_ES,
+        "Mueve 110 MB de tráfico DRAM, 11,21 veces menos que la versión ingenua, y tarda {t} µs, 1,24 veces menos que torch.",
+    ),
+    "en": (
+        RMS_EN,
+        "It moves 110 MB of DRAM traffic, 11.21× less than the naive version, and takes {t} µs, 1.24× faster than torch.",
+    ),
+    "ko": (
+        RMS_KO,
+        "DRAM 트래픽은 110 MB로 나이브 버전보다 11.21배 적고, 시간은 {t} µs로 torch보다 1.24배 빠릅니다.",
+    ),
+}
+CASES += [
+    # -- C. a name in a clause of cause is not the next sentence's subject --------------------
+    *[
+        ("C", lang, RMS, f"{head} {tail.format(t='36,9' if lang == 'es' else '36.9')}", None)
+        for lang, (head, tail) in CAUSE.items()
+    ],
+    *[
+        ("C", lang, RMS, f"{head} {tail.format(t='12,0' if lang == 'es' else '12.0')}", "36.9 µs")
+        for lang, (head, tail) in CAUSE.items()
+    ],
+    # a cause in a clause of its own: the name after the comma is the subject, and the next "it"
+    (
+        "C",
+        "en",
+        SM,
+        f"{BASE['en']} {FIG['en']} Because softmax is memory-bound, the naive version moves 1.02 GB. It takes 340 µs of kernel time.",
+        None,
+    ),
+    (
+        "C",
+        "en",
+        SM,
+        f"{BASE['en']} {FIG['en']} Because softmax is memory-bound, the naive version moves 1.02 GB. It takes 68 µs of kernel time.",
+        "340",
+    ),
+]
+
 # the report's own texts, by class: each must now get the verdict its truth says
 REPORT_IDS = {
     "P": ["en-t07", "es-t07", "ko-t07"],
