@@ -9,7 +9,9 @@ GEOMEAN = "geometric mean"
 _ABBREV = re.compile(
     r"(?:\b(?:vs|e\.g|i\.e|approx|ca|cf|etc|resp|fig|aprox|p\.ej)|\b[a-z])\.$", re.I
 )
-_BREAK = re.compile(r"[.!?。]+(?=\s|$)|\n\s*\n|\n\s*[-*•]\s+|\n\s*\d+[.)]\s+")
+_BREAK = re.compile(
+    r"[.!?。]+(?=\s|$)|\n\s*\n(?:\s*(?:[-*•]|\d+[.)])\s+)?|\n\s*[-*•]\s+|\n\s*\d+[.)]\s+"
+)  # a list item's marker after a blank line is the break's, never a sentence "1." of its own
 
 
 def sentences(text: str) -> list[str]:

@@ -12,7 +12,8 @@ T. a bare "N× less/more than torch" takes its quantity from the nearest cue aro
    kind ("los 1,02 GB … son 4,16 veces más que los 244 MB"); only with no cue at all is it bytes;
 L. a list's items each speak of what its lead-in spoke of ("What I measured for my kernel:"),
    never of the item before's names; a name in a parenthesis is an aside, never a subject
-   ("- a single kernel launch (the naive version needs 5)"); "(~0.25 GB vs ~1 GB)" after
+   ("- a single kernel launch (the naive version needs 5)"); a numbered list after a blank line
+   is a list from its first item ("1." is its marker, not a sentence); "(~0.25 GB vs ~1 GB)" after
    "than the naive version" with the subject left implicit is (yours, the naive version's);
 F. a comparison's object written first ("Frente a torch es 1,62 veces más rápido …", "torch
    대비 1.65배") is the number's when the object after it belongs to a later ratio ("… y 5,20
@@ -484,6 +485,23 @@ CASES += [
         f"{BASE['en']} {FIG['en']} Because softmax is memory-bound, the naive version moves 1.02 GB. It takes 68 µs of kernel time.",
         "340",
     ),
+]
+
+NUMBERED = {
+    "en": "Results on the course shape:\n\n1. DRAM traffic: 244 MB (naive: 1.02 GB)\n2. Time: {t} µs (torch: 110 µs)\n3. Kernels: 1 (naive: 5)\n\n",
+    "es": "Resultados en la forma del curso:\n\n1. tráfico DRAM: 244 MB (ingenua: 1,02 GB)\n2. tiempo: {t} µs (torch: 110 µs)\n3. kernels: 1 (ingenua: 5)\n\n",
+    "ko": "강의 shape에서의 결과:\n\n1. DRAM 트래픽: 244 MB (나이브 버전: 1.02 GB)\n2. 시간: {t} µs (torch: 110 µs)\n3. 커널: 1개 (나이브 버전: 5개)\n\n",
+}
+CASES += [
+    # -- L. a numbered list after a blank line --------------------------------------------
+    *[
+        ("L", lang, SM, NUMBERED[lang].format(t="68") + BASE[lang], None)
+        for lang in ("en", "es", "ko")
+    ],
+    *[
+        ("L", lang, SM, NUMBERED[lang].format(t="30") + BASE[lang], "68.0 µs")
+        for lang in ("en", "es", "ko")
+    ],
 ]
 
 # the report's own texts, by class: each must now get the verdict its truth says
