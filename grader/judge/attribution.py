@@ -97,9 +97,13 @@ def _is_compared(b: str, m: Mention) -> bool:
         r"\d\s*(?:×|x|times|veces|배)\s*(?:(?:that )?of |de |del )?" + _ARTICLES + r"$", before
     ):
         return True  # "0.91× cuBLAS"
-    # "torch보다", "나이브 버전(1.02 GB)보다": a parenthesis may come between
+    # "torch보다", "나이브 버전(1.02 GB)보다": a parenthesis may come between, or the name's
+    # own figure ("나이브 버전의 1.24 GB보다")
     return bool(
-        re.match(r"\s*(?:\([^()]{0,40}\)\s*)?" + LANG.compare_after.pattern, b[m.end : m.end + 60])
+        re.match(
+            r"\s*(?:\([^()]{0,40}\)\s*|의\s*[\d.,]+\s*[a-zµ/%×]*\s*)?" + LANG.compare_after.pattern,
+            b[m.end : m.end + 60],
+        )
     )
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 
 from grader.judge import numbers, rendered, scope
 from grader.judge.attribution import (
+    CONTRAST,
     Mention,
     _paren_at,
     clause_end,
@@ -286,6 +287,8 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
                 break
     if c.quantity == "traffic" and metric is None:
         c.direction = _direction(b, n, prev)
+    if c.quantity == "ratio":  # "110 MB frente a 1,24 GB de la ingenua (11,21 veces menos)"
+        c.quantity = _of_the_pair(b, n)
     if c.quantity in ("ratio", "percent"):
         inside = _paren_at(b, n.start)
         if inside is not None:  # "(81 % del pico de throughput DRAM)": its own words first
@@ -301,6 +304,21 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
             _classify(c, wide_b, wide_a)
         if c.quantity == "ratio" and LANG.geomean.search(before):  # the geomean is of speedups
             c.quantity = "speedup"
+
+
+def _of_the_pair(b: str, n: numbers.Num) -> str:
+    """A ratio opening a parenthesis right after a pair of figures of one kind, set against
+    each other ("68 µs vs 110 µs for torch (1.62×)"): a ratio of that kind."""
+    p = _paren_at(b, n.start)
+    if p is None or b[p[0] + 1 : n.start].strip(" ~≈"):
+        return "ratio"
+    lo = clause_start(b, p[0])
+    pair = numbers.find(b[lo : p[0]], ".")[-2:]
+    if len(pair) < 2 or pair[0].quantity != pair[1].quantity:
+        return "ratio"
+    if not CONTRAST.search(b[lo + pair[0].end : lo + pair[1].start]):
+        return "ratio"
+    return {"traffic": "traffic_ratio", "time": "speedup"}.get(pair[0].quantity, "ratio")
 
 
 def _of_its_figures(b: str, n: numbers.Num) -> str:
