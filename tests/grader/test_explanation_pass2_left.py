@@ -10,6 +10,7 @@ T. a bare "N× less/more than torch" takes its quantity from the nearest cue aro
    clause's own first ("tarda 0,0369 ms, 1,24 veces menos que torch": its time, a speedup;
    "… veces más que torch" there: slower), then the figures of its clause when all are of one
    kind ("los 1,02 GB … son 4,16 veces más que los 244 MB"); only with no cue at all is it bytes;
+   the student's own verbs are cues ("muevo 4,16 veces menos", "tardo"), as "mueve", "tarda";
 L. a list's items each speak of what its lead-in spoke of ("What I measured for my kernel:"),
    never of the item before's names; a name in a parenthesis is an aside, never a subject
    ("- a single kernel launch (the naive version needs 5)"); a numbered list after a blank line
@@ -515,6 +516,12 @@ CASES += [
     ("R", "es", RMS, RMS_PAIR_ES.format(r="20"), "11.21×"),
     ("R", "ko", RMS, RMS_OF_KO.format(x="110"), None),
     ("R", "ko", RMS, RMS_OF_KO.format(x="300"), "110 MB"),
+]
+
+FIRST_PERSON = "En la forma del curso el mío mueve 244 MB y tarda 68 µs, mientras que torch mueve 248 MB y tarda 110 µs. Es decir, soy 1,62 veces más rápido que torch y muevo {r} veces menos que la versión ingenua."
+CASES += [
+    ("T", "es", SM, f"{BASE['es']} {FIRST_PERSON.format(r='4,16')}", None),
+    ("T", "es", SM, f"{BASE['es']} {FIRST_PERSON.format(r='9')}", "4.16×"),
 ]
 
 # the report's own texts, by class: each must now get the verdict its truth says

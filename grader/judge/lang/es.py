@@ -225,7 +225,7 @@ TABLE: dict[str, object] = {
     "cues": {
         "speed": [
             r"r[aá]pid[oa]s?",
-            r"tarda\w*",
+            r"tard[ao]\w*",  # "tarda", "tardo"
             r"lent[oa]s?",
             r"aceleraci[oó]n",
             r"speedup",
@@ -245,7 +245,8 @@ TABLE: dict[str, object] = {
             r"lectura",
             r"escrit\w*",
             r"escribe\w*",
-            r"mueve\w*",
+            r"muev[eo]\w*",  # "mueve", and the student's own "muevo"
+            r"movemos",
             r"movid[oa]s",
             r"hbm",
             r"idas y vueltas",
