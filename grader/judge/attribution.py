@@ -276,22 +276,6 @@ def ratio_owner(
     return context, "the sentence before's subject" if context else ""
 
 
-def possessive_pair(
-    b: str, ms: list[Mention], start: int, end: int, spans: list[tuple[int, int]]
-) -> tuple[str, str] | None:
-    """The two sides of a ratio between two owned figures of its clause: "los 1,02 GB de la
-    versión ingenua son 4,16 veces más que los 244 MB de mi kernel" (naive, submission)."""
-    lo, hi = clause_start(b, start), clause_end(b, end)
-    owned = [m for m in ms if m.what and not m.pronoun and _linked(b, m, spans)]
-    left = [m for m in owned if lo <= m.start and m.end <= start]
-    right = [m for m in owned if end <= m.start and m.end <= hi]
-    if not left or not right or left[-1].what == right[0].what:
-        return None
-    if not _NOT_LINK.search(b[end : right[0].start]):  # the right side after "than"/"que"
-        return None
-    return left[-1].what, right[0].what
-
-
 def _linked(b: str, m: Mention, spans: list[tuple[int, int]]) -> bool:
     """A name that only says whose a number is: "1.02 GB for the naive version"."""
     for _, e in spans:
