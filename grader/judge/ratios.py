@@ -13,6 +13,7 @@ from grader.judge.attribution import (
     Mention,
     _linked,
     _paren_at,
+    aside,
     clause_end,
     clause_start,
     compared_with,
@@ -94,7 +95,11 @@ def orient(
         (
             m.what
             for m in ms
-            if m.what and not m.compared and not m.pronoun and not _linked(b, m, spans)
+            if m.what
+            and not m.compared
+            and not m.pronoun
+            and not _linked(b, m, spans)
+            and not aside(b, m)  # "(the naive version: 1.24 GB, torch: 114 MB)": an aside
         ),
         None,
     )
