@@ -420,6 +420,8 @@ def _parenthesised(
     paren = b.rfind("(", 0, start)
     if paren < 0 or ")" in b[paren:start]:
         return None
+    if any(paren < m.start < start for m in named):
+        return None  # "(torch 68 µs)": named in it, that name's (_in_parenthesis)
     clause = clause_start(b, paren)
     # the compared-with of the clause before it: "than torch", "torch보다"
     z = [m for m in named if m.compared and clause <= m.start and m.end <= paren]

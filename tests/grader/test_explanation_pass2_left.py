@@ -531,11 +531,40 @@ CASES += [
     ("L", "en", RMS, ASIDE.format(r="2.5"), "measured: 1.24×"),
 ]
 
+CASES += [
+    # a parenthesis that names its own owner keeps it, after a comparison too
+    (
+        "L",
+        "en",
+        SM,
+        f"{BASE['en']} My kernel moves 244 MB, 4.16× less than the naive version, and is 1.62× faster than torch (torch 110 µs).",
+        None,
+    ),
+    (
+        "L",
+        "en",
+        SM,
+        f"{BASE['en']} My kernel moves 244 MB, 4.16× less than the naive version, and is 1.62× faster than torch (torch 68 µs).",
+        "110",
+    ),
+    (
+        "L",
+        "es",
+        SM,
+        f"{BASE['es']} Mi kernel mueve 244 MB, 4,16 veces menos que la versión ingenua, y es 1,62 veces más rápido que torch (torch 68 µs).",
+        "110",
+    ),
+]
+
 # the report's own texts, by class: each must now get the verdict its truth says
+REPORT = (
+    Path(__file__).resolve().parents[2]
+    / "benchmarks/results/2026-12-03-cpu-explanation-fresh-pass-2.json"
+)
 REPORT_IDS = {
     "P": ["en-t07", "es-t07", "ko-t07"],
     "T": ["es-t13", "es-t12", "ko-t12"],
-    "L": ["en-t03", "es-t03", "ko-t03"],
+    "L": ["en-t03", "es-t03", "ko-t03", "ko-b22"],
     "F": ["es-t02", "ko-t02"],
     "K": ["en-t13"],
     "R": ["en-t01"],
@@ -578,3 +607,23 @@ def test_pass2_left_report_texts(case_id: str) -> None:
     x = report_case(case_id)
     c = check(str(x["text"]), str(x["grading"]))
     assert c.backed is (x["truth"] == "true"), c.messages
+
+
+# the geometric mean with no baseline ("The geometric mean over the shapes is 1.65×") is not
+# read on purpose (docs/EXPLANATIONS.md asks for its baseline): these true texts stay refused
+LEFT = {"en-t05", "es-t05", "ko-t05"}
+
+
+def test_every_pass2_text_gets_its_verdict() -> None:
+    for x in json.loads(REPORT.read_text()):
+        c = check(str(x["text"]), str(x["grading"]))
+        if x["id"] in LEFT:
+            assert not c.backed and any("against which implementation" in m for m in c.messages)
+            continue
+        assert c.backed is (x["truth"] == "true"), (x["id"], c.messages)
+
+
+def test_every_pass1_text_gets_its_verdict() -> None:
+    for i, x in enumerate(json.loads(PASS1.read_text())):
+        c = check(str(x["text"]))
+        assert c.backed is bool(x["fair"]), (i, c.messages)
