@@ -21,12 +21,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from grader.judge import numbers
 from grader.judge.lang import LANG
 
 CONTRAST = re.compile(
     r"(?<![\w])(?:against|vs\.?|versus|whereas|while|frente a|contra|mientras(?: que)?"
     r"|en cambio|instead of|rather than|en lugar de|en vez de|replac\w*|reemplaz\w*"
-    r"|sustitu\w*|반면|대비|대신)(?![\w])"
+    r"|sustitu\w*|반면|대비|대신|대)(?![\w])"
 )
 _BREAK = re.compile(
     r"[;:]|,(?!\d)|(?<![\w])(?:but|pero|however|sin embargo|whereas|while|mientras)(?![\w])"
@@ -96,9 +97,13 @@ def _is_compared(b: str, m: Mention) -> bool:
         r"\d\s*(?:×|x|times|veces|배)\s*(?:(?:that )?of |de |del )?" + _ARTICLES + r"$", before
     ):
         return True  # "0.91× cuBLAS"
-    # "torch보다", "나이브 버전(1.02 GB)보다": a parenthesis may come between
+    # "torch보다", "나이브 버전(1.02 GB)보다": a parenthesis may come between, or the name's
+    # own figure ("나이브 버전의 1.24 GB보다")
     return bool(
-        re.match(r"\s*(?:\([^()]{0,40}\)\s*)?" + LANG.compare_after.pattern, b[m.end : m.end + 60])
+        re.match(
+            r"\s*(?:\([^()]{0,40}\)\s*|의\s*[\d.,]+\s*[a-zµ/%×]*\s*)?" + LANG.compare_after.pattern,
+            b[m.end : m.end + 60],
+        )
     )
 
 
@@ -110,7 +115,7 @@ def resolve(
     before's."""
 
     def subject_like(x: Mention) -> bool:
-        return not x.pronoun and not x.compared and not _linked(b, x, spans)
+        return not x.pronoun and not x.compared and not _linked(b, x, spans) and not aside(b, x)
 
     subject = next((m.what for m in ms if subject_like(m)), None)
     for m in ms:
@@ -124,7 +129,15 @@ def topic(b: str, ms: list[Mention], spans: list[tuple[int, int]], told: list[st
     """What the sentence speaks of, for the next one's "it": its subjects (pronouns as they
     were resolved; never a compared-with baseline nor a name that only says whose a number
     is), the first that is yours or has a figure here; else its first subject."""
-    subjects = [m.what for m in ms if m.what and not m.compared and not _linked(b, m, spans)]
+    subjects = [
+        m.what
+        for m in ms
+        if m.what
+        and not m.compared
+        and not _linked(b, m, spans)
+        and not aside(b, m)
+        and not in_cause(b, m)
+    ]
     told_here = set(told)
     for what in subjects:
         if what == "submission" or what in told_here:
@@ -167,7 +180,7 @@ def owner(
     mine = _owner_in_parenthesis(b, named, start, end)
     if mine is not None:  # "(110 µs el mío)", "(244 MB for the naive version)"
         return mine, "named in its parenthesis"
-    side = _after_compared(b, named, start) or _parenthesised(b, named, start)
+    side = _after_compared(b, named, start) or _parenthesised(b, named, start, context)
     if side is not None:
         return side, "its side of the comparison"
     own = _in_parenthesis(b, named, start)
@@ -181,7 +194,9 @@ def owner(
         m = before[-1]
         gap = b[m.end : start]
         of = "" if m.compared else r"(?:(?:of|de|del)\s+)?"  # "the ceiling of 756 TFLOP/s"
-        if re.fullmatch(r"\s*(?:'s|’s)?\s*(?:own\s+)?[(:=]?\s*" + of, gap) or (
+        # "torch: 110 µs" is torch's; "… less than the naive version: 110 MB" the subject's
+        mark = "[(=]" if m.compared else "[(:=]"
+        if re.fullmatch(r"\s*(?:'s|’s)?\s*(?:own\s+)?" + mark + r"?\s*" + of, gap) or (
             LANG.possessive.pattern
             and re.fullmatch(r"(?:" + LANG.possessive.pattern + r")\s*", gap)
         ):
@@ -218,7 +233,11 @@ def owner(
     if all(m.compared for m in named):  # only the compared-with: the implicit subject
         return (context or "submission"), "no subject named"
     nxt = after[0] if after else None
-    if nxt is not None and not nxt.compared:
+    if (
+        nxt is not None
+        and not nxt.compared
+        and _paren_at(b, nxt.start) in (None, _paren_at(b, start))
+    ):
         gap = b[end : nxt.start]
         if not _BREAK.search(gap) and not CONTRAST.search(gap):
             return nxt.what, "its clause's subject (after it)"
@@ -255,22 +274,6 @@ def ratio_owner(
     if subject:
         return subject, "the sentence's subject"
     return context, "the sentence before's subject" if context else ""
-
-
-def possessive_pair(
-    b: str, ms: list[Mention], start: int, end: int, spans: list[tuple[int, int]]
-) -> tuple[str, str] | None:
-    """The two sides of a ratio between two owned figures of its clause: "los 1,02 GB de la
-    versión ingenua son 4,16 veces más que los 244 MB de mi kernel" (naive, submission)."""
-    lo, hi = clause_start(b, start), clause_end(b, end)
-    owned = [m for m in ms if m.what and not m.pronoun and _linked(b, m, spans)]
-    left = [m for m in owned if lo <= m.start and m.end <= start]
-    right = [m for m in owned if end <= m.start and m.end <= hi]
-    if not left or not right or left[-1].what == right[0].what:
-        return None
-    if not _NOT_LINK.search(b[end : right[0].start]):  # the right side after "than"/"que"
-        return None
-    return left[-1].what, right[0].what
 
 
 def _linked(b: str, m: Mention, spans: list[tuple[int, int]]) -> bool:
@@ -310,6 +313,24 @@ def _from_to(b: str, prev_end: int, start: int) -> bool:
             b[max(0, prev_end - 40) : prev_end],
         )
     )
+
+
+_CAUSE_BEFORE = re.compile(r"(?<![\w])(?:because|since|porque|ya que|puesto que)(?![\w])")
+_CAUSE_AFTER = re.compile(r"(?:때문에|덕분에|므로|니까)")
+
+
+def in_cause(b: str, m: Mention) -> bool:
+    """A name in a clause of cause: "… porque cuBLAS ya gana la GEMM densa", "cuBLAS가 이미
+    GEMM을 이기기 때문에 …": not what the sentence speaks of for the next one."""
+    if _CAUSE_BEFORE.search(b, clause_start(b, m.start), m.start):
+        return True
+    return bool(_CAUSE_AFTER.search(b[m.end : clause_end(b, m.end)]))
+
+
+def aside(b: str, m: Mention) -> bool:
+    """A name inside a parenthesis: an aside, never the sentence's subject ("a single kernel
+    launch (the naive version needs 5)")."""
+    return _paren_at(b, m.start) is not None
 
 
 def _paren_at(b: str, pos: int) -> tuple[int, int] | None:
@@ -358,14 +379,24 @@ def _after_compared(b: str, named: list[Mention], start: int) -> str | None:
     """'5.20× faster than the naive version (353 µs)': a parenthesis right after the
     compared-with name, with no contrast in it, holds that name's figure."""
     p = _paren_at(b, start)
-    if p is None or CONTRAST.search(b[p[0] : p[1]]) or re.search(r"\d", b[p[0] + 1 : start]):
+    if p is None or CONTRAST.search(b[p[0] : p[1]]):
         return None
-    if re.search(r"\d", re.sub(r"^[\d.,]+", "", b[start : p[1]])):
-        return None  # '(35.18 GB … 262 MB)': a pair, read as one
+    # '(1.24 GB over nine kernels)', '(커널 9개, 1.24 GB)': one implementation's figures, each
+    # of its own quantity; '(35.18 GB … 262 MB)', two of one quantity: a pair, the two sides
+    kinds = [n.quantity for n in numbers.find(b[p[0] : p[1]], ".")]
+    if len(set(kinds)) < len(kinds) or re.search(r"\d", _without_read_numbers(b[p[0] : p[1]])):
+        return None
     last = [m for m in named if m.end <= p[0]]
     if last and last[-1].compared and not b[last[-1].end : p[0]].strip():
         return last[-1].what
     return None
+
+
+def _without_read_numbers(inside: str) -> str:
+    """The text of a parenthesis without its read numbers (digits left: a figure not read)."""
+    for n in reversed(numbers.find(inside, ".")):
+        inside = inside[: n.start] + " " + inside[n.end :]
+    return inside
 
 
 def _in_parenthesis(b: str, named: list[Mention], start: int) -> str | None:
@@ -380,23 +411,30 @@ def _in_parenthesis(b: str, named: list[Mention], start: int) -> str | None:
     return inside[-1].what
 
 
-def _parenthesised(b: str, named: list[Mention], start: int) -> str | None:
+def _parenthesised(
+    b: str, named: list[Mention], start: int, context: str | None = None
+) -> str | None:
     """'A … than B (a against b)': in a parenthesis after a comparison, the first number is
-    A's, the one after the contrast B's."""
+    A's, the one after the contrast B's; A not named: the sentence before's ("- about 4x less
+    traffic than the naive version (~0.25 GB vs ~1 GB)" under "what I measured for my kernel")."""
     paren = b.rfind("(", 0, start)
     if paren < 0 or ")" in b[paren:start]:
         return None
+    if any(paren < m.start < start for m in named):
+        return None  # "(torch 68 µs)": named in it, that name's (_in_parenthesis)
     clause = clause_start(b, paren)
-    cmp_ = LANG.compare_before.search(b, clause, paren)
-    if cmp_ is None:
+    # the compared-with of the clause before it: "than torch", "torch보다"
+    z = [m for m in named if m.compared and clause <= m.start and m.end <= paren]
+    if not z:
         return None
-    # the comparison's subject: named in its clause, else before it ("mi kernel mueve …, y es
-    # 1,6 veces más rápido que torch (68 µs frente a 110 µs)")
-    a = [m for m in named if m.end <= cmp_.start() and not m.compared]
-    z = [m for m in named if cmp_.end() <= m.start and m.end <= paren]
-    if not a or not z:
+    # the comparison's subject: named before it, else the sentence before's ("mi kernel mueve
+    # …, y es 1,6 veces más rápido que torch (68 µs frente a 110 µs)")
+    a = [m.what for m in named if m.end <= z[0].start and not m.compared]
+    if not a and z[0].what != (context or "submission"):
+        a = [context or "submission"]
+    if not a:
         return None
-    return z[0].what if CONTRAST.search(b[paren:start]) else a[-1].what
+    return z[0].what if CONTRAST.search(b[paren:start]) else a[-1]
 
 
 FROM_TO = re.compile(
@@ -425,7 +463,9 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
     ]
     if right_before:  # "나이브 버전보다 4.16배 적은 …, torch보다 1.62배": each its own
         return right_before[-1]
-    after = [m for m in objs if end <= m.start <= hi]
+    # after it, unless another ratio stands between: "Frente a torch es 1,62 veces más rápido
+    # … y 5,20 veces más rápido que la versión ingenua": the naive version is the 5,20's
+    after = [m for m in objs if end <= m.start <= hi and not _A_RATIO.search(b, end, m.start)]
     if after:
         return after[0]
     inside = [m for m in objs if lo <= m.end <= start]
@@ -435,6 +475,7 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
     return anywhere[-1] if anywhere else None
 
 
+_A_RATIO = re.compile(r"\d\s*(?:" + LANG.ratio_units + r")")
 _JUST_COMPARED = re.compile(
     r"\s*(?:" + LANG.compare_after.pattern + r")\s*(?:(?:" + LANG.approx.pattern + r")\s*)?"
 )
@@ -446,36 +487,3 @@ def nearest(ms: list[Mention], start: int, end: int) -> Mention | None:
         return before[-1]
     after = [m for m in ms if m.start >= end]
     return after[0] if after else None
-
-
-def case_mentions(s: str, names: list[str]) -> list[Mention]:
-    found: list[Mention] = []
-    for name in names:  # longest first, so that "large-8192-bf16" is not read as "large-8192"
-        for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", s):
-            if not any(f.start < m.end() and m.start() < f.end for f in found):
-                found.append(Mention(m.start(), m.end(), name))
-    return sorted(found, key=lambda m: m.start)
-
-
-DIM_HINT = re.compile(
-    r"(?<![\w.-])(?:[mnkbhd]|seq(?:uence)?(?:[- ]len(?:gth)?)?|head[- ]dim|batch)"
-    r"\s*(?:=|of|:)?\s*(\d{2,})(?![\d.,]*\s*(?:%|×|x\b|tflop|gb|mb|µs|ms))"
-)
-# a dimension named in words: "rows of 600 columns", "600 columnas", "600열", "4096 rows"
-WORD_DIM = re.compile(
-    r"(?<![\w.,])(\d{2,})\s*(?:" + LANG.cols + "|" + LANG.rows + r")"
-    r"|(?:" + LANG.cols + r")\s*(?:of|de)\s*(\d{2,})(?![\d.,])"
-)
-_AT_CASE = re.compile(
-    r"^(?:(?!\band\b)[^,;:\d]){0,30}?\b(?:at|on|for|in|with|en|con|para)\s+(?:the\s+|el\s+|la\s+)?$"
-)
-
-
-def case_of(s: str, cases: list[Mention], start: int, end: int) -> str | None:
-    """The case a number is at: one linked right after it ("600 TFLOP/s at k1000-bf16"),
-    else the nearest before it, else the nearest after it."""
-    after = [m for m in cases if m.start >= end]
-    if after and _AT_CASE.match(s[end : after[0].start]):
-        return after[0].what
-    near = nearest(cases, start, end)
-    return near.what if near else None

@@ -9,7 +9,9 @@ GEOMEAN = "geometric mean"
 _ABBREV = re.compile(
     r"(?:\b(?:vs|e\.g|i\.e|approx|ca|cf|etc|resp|fig|aprox|p\.ej)|\b[a-z])\.$", re.I
 )
-_BREAK = re.compile(r"[.!?。]+(?=\s|$)|\n\s*\n|\n\s*[-*•]\s+|\n\s*\d+[.)]\s+")
+_BREAK = re.compile(
+    r"[.!?。]+(?=\s|$)|\n\s*\n(?:\s*(?:[-*•]|\d+[.)])\s+)?|\n\s*[-*•]\s+|\n\s*\d+[.)]\s+"
+)  # a list item's marker after a blank line is the break's, never a sentence "1." of its own
 
 
 def sentences(text: str) -> list[str]:
@@ -27,6 +29,25 @@ def sentences(text: str) -> list[str]:
     if rest:
         out.append(rest)
     return [" ".join(s.split()) for s in out]
+
+
+_ITEM = re.compile(r"\n\s*(?:[-*•]|\d+[.)])\s+$")
+_OPENS = re.compile(r"\s*(?:[-*•]|\d+[.)])\s+")
+
+
+def list_items(text: str) -> list[bool]:
+    """For each of `sentences(text)`: whether it opens a list item ("- …", "2. …")."""
+    out, start, item = [], 0, bool(_OPENS.match(text))
+    for m in _BREAK.finditer(text):
+        if m.group(0)[0] == "." and _ABBREV.search(text[start : m.end()]):
+            continue
+        if text[start : m.end()].strip():
+            out.append(item)
+        item = bool(_ITEM.search(m.group(0)) or _OPENS.match(text, m.end()))
+        start = m.end()
+    if text[start:].strip():
+        out.append(item)
+    return out
 
 
 @dataclass

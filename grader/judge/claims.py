@@ -23,24 +23,22 @@ from collections.abc import Iterable
 
 from grader.judge import numbers, rendered, scope
 from grader.judge.attribution import (
-    DIM_HINT,
-    WORD_DIM,
+    CONTRAST,
     Mention,
-    _linked,
-    case_mentions,
+    _paren_at,
     clause_end,
     clause_start,
-    compared_with,
+    in_cause,
     mentions,
     owner,
-    possessive_pair,
-    ratio_owner,
     resolve,
     topic,
 )
-from grader.judge.claim import Claim, Sentence, sentences
+from grader.judge.claim import Claim, Sentence, list_items, sentences
 from grader.judge.lang import LANG, language_of
 from grader.judge.qualitative import comparisons, single_kernel
+from grader.judge.ratios import NOT_OURS, OTHER, _clause, orient, pair_before
+from grader.judge.scope import DIM_HINT, WORD_DIM, case_mentions
 
 _SHAPE = re.compile(r"(?<![\d.,])\d{2,}(?:(?:\s*[×*]\s*|x|\s+x\s+|\s+(?:by|por)\s+)\d{2,})+(?!\d)")
 _DTYPES = [
@@ -64,13 +62,6 @@ METRICS: list[tuple[str, str, str | None]] = [  # pattern, quantity, direction
 ]
 
 
-OTHER = "other"  # an implementation none of the grading's ("a classmate's kernel")
-NOT_OURS = (
-    "whose is it? kgrade measured yours, the naive version, torch and torch.compile only: a "
-    "figure of another implementation (a classmate's) is not yours and is not checked"
-)
-
-
 def normalise(sentence: str) -> str:
     s = sentence.lower().replace("μ", "µ").replace("\u2212", "-").replace("’", "'")
     s = re.sub(r"(\d)[\u202f\u2009\u00a0 ](\d{3})(?![\d.,]?\d)", r"\1\2", s)  # 3 857 → 3857
@@ -87,9 +78,18 @@ def reading(text: str, shape_names: Iterable[str] = ()) -> tuple[list[Sentence],
     names = sorted({n.lower() for n in shape_names if n}, key=len, reverse=True)
     out: list[Sentence] = []
     context, count = None, 0
-    for source, sentence in _units(shown[:MAX_TEXT], rendered.code_blocks(text)):
+    in_list, lead = False, None
+    that: tuple[str, str | None] | None = None  # the shape "that shape" means: the last named
+    for source, sentence, item in _units(shown[:MAX_TEXT], rendered.code_blocks(text)):
         i = len(out) + 1
-        found, context = read_sentence(sentence, names, mark, context)
+        # a list's items each speak of what its lead-in spoke of ("What I measured for my
+        # kernel: - … - …"), never of the item before's name; after the list, the lead-in's
+        if item and not in_list:
+            in_list, lead = True, context
+        elif not item and source == "prose" and in_list:
+            in_list, context = False, lead
+        found, context = read_sentence(sentence, names, mark, lead if item else context, that)
+        that = _named_case(sentence) or that
         found = found[: max(0, MAX_CLAIMS - count)]
         count += len(found)
         for c in found:
@@ -98,14 +98,18 @@ def reading(text: str, shape_names: Iterable[str] = ()) -> tuple[list[Sentence],
     return out, block
 
 
-def _units(shown: str, blocks: list[str]) -> list[tuple[str, str]]:
-    """The sentences of the prose, and each line of a visible code block, in order."""
-    out: list[tuple[str, str]] = []
+def _units(shown: str, blocks: list[str]) -> list[tuple[str, str, bool]]:
+    """The sentences of the prose, and each line of a visible code block, in order; each
+    with whether it opens a list item."""
+    out: list[tuple[str, str, bool]] = []
     for kind, piece in rendered.pieces(shown, blocks):
         if kind == "code":
-            out += [("code", line.strip()) for line in piece.splitlines() if line.strip()]
+            out += [("code", line.strip(), False) for line in piece.splitlines() if line.strip()]
         else:
-            out += [("prose", s) for s in _pieces(sentences(piece))]
+            found = sentences(piece)
+            items = list_items(piece)
+            items = items if len(items) == len(found) else [False] * len(found)
+            out += [("prose", s, item) for s, item in _pieces(list(zip(found, items, strict=True)))]
     return out
 
 
@@ -114,16 +118,16 @@ MAX_SENTENCE = 600  # a longer "sentence" is read in pieces, at its clause break
 MAX_CLAIMS = 200
 
 
-def _pieces(found: list[str]) -> list[str]:
+def _pieces(found: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     out = []
-    for s in found:
+    for s, item in found:
         while len(s) > MAX_SENTENCE:
             cut = max(s.rfind(c, 0, MAX_SENTENCE) for c in ",;:")
             cut = cut + 1 if cut > MAX_SENTENCE // 3 else MAX_SENTENCE
-            out.append(s[:cut].strip())
-            s = s[cut:].strip()
+            out.append((s[:cut].strip(), item))
+            s, item = s[cut:].strip(), False
         if s:
-            out.append(s)
+            out.append((s, item))
     return out
 
 
@@ -145,18 +149,25 @@ def read_sentence(
     shape_names: list[str] | None = None,
     mark: str = ".",
     context: str | None = None,
+    that: tuple[str, str | None] | None = None,
 ) -> tuple[list[Claim], str | None]:
-    """The claims of one sentence, and the implementation it speaks of (for the next)."""
+    """The claims of one sentence, and the implementation it speaks of (for the next).
+    `that`: the shape (and dtype) a sentence before named, which "that shape" means."""
     s = normalise(sentence)
     cases = case_mentions(s, shape_names or [])
     shapes = [Mention(m.start(), m.end(), m.group(0)) for m in _SHAPE.finditer(s)]
+    said = (
+        [Mention(m.start(), m.end(), that[0]) for m in LANG.that_shape.finditer(s)] if that else []
+    )
+    shapes = sorted(shapes + said, key=lambda m: m.start)
     metrics = [Mention(m.start(), m.end(), m.group(0)) for m in _METRIC.finditer(s)]
     hints = [Mention(m.start(), m.end(), m.group(1) or m.group(2)) for m in WORD_DIM.finditer(s)]
     b = _blank(s, [(m.start, m.end) for m in shapes + cases + metrics])
     hints += [Mention(m.start(), m.end(), m.group(1)) for m in DIM_HINT.finditer(b)]
     b = _blank(b, [(m.start, m.end) for m in hints])
     dtypes = sorted(
-        (Mention(m.start(), m.end(), d) for d, pat in _DTYPES for m in pat.finditer(s)),
+        [Mention(m.start(), m.end(), d) for d, pat in _DTYPES for m in pat.finditer(s)]
+        + [Mention(m.start, m.end, that[1]) for m in said if that and that[1]],
         key=lambda m: m.start,
     )
     ms = mentions(b)
@@ -167,6 +178,10 @@ def read_sentence(
     spans = [(n.start, n.end) for n in found]
     places = scope.sites(b, spans, shapes, dtypes, cases, hints)
     subject = resolve(b, ms, context, spans)
+    # the next sentence's: a subject only named in a clause of cause is not what this one
+    # speaks of ("Elegí … porque cuBLAS ya gana la GEMM densa. Mueve 110 MB …": yours)
+    first = next((m for m in ms if m.what == subject and not m.pronoun), None)
+    onward = None if first is not None and in_cause(b, first) else subject
     for n in found:
         c = Claim(
             quote=_slice(sentence, s, n.start, n.end),
@@ -178,7 +193,7 @@ def read_sentence(
         )
         _relation(c, b, n)
         _quantity(c, b, n, metrics, max(prev_end, 0))
-        _whose(c, b, ms, n, prev_end, context, found)
+        _whose(c, b, ms, n, prev_end, context, found, claims)
         _where(c, scope.where(b, n.start, n.end, places, spans))
         prev_end = n.end
         claims.append(c)
@@ -191,10 +206,24 @@ def read_sentence(
     spoken = topic(b, ms, spans, told)
     if spoken is None and subject is None and context and _TOOL.match(b):
         return claims, context  # "Nsight Compute mide …": the tool is no one's "it"
+    # else whose its ratios are ("Frente a torch es 1,62 veces más rápido … que la versión
+    # ingenua (353 µs)": yours), else whose its last figure is
+    ratios = [c.subject for c in claims if c.subject and c.quantity in ("speedup", "traffic_ratio")]
     owned = [
         c.subject for c in claims if c.subject and c.quantity not in ("speedup", "traffic_ratio")
     ]
-    return claims, (spoken or subject or (owned[-1] if owned else None) or context)
+    owned = ratios[-1:] or owned
+    return claims, (spoken or onward or (owned[-1] if owned else None) or context)
+
+
+def _named_case(sentence: str) -> tuple[str, str | None] | None:
+    """The one shape a sentence names, with its one case dtype (none: several, or none)."""
+    s = normalise(sentence)
+    found = {m.group(0).replace(" ", "") for m in _SHAPE.finditer(s)}
+    if len(found) != 1:
+        return None
+    kinds = {d for d, pat in _DTYPES if pat.search(s)}
+    return found.pop(), (kinds.pop() if len(kinds) == 1 else None)
 
 
 # a sentence whose subject is a measuring tool: its "it" stays the implementation before
@@ -221,6 +250,8 @@ def _relation(c: Claim, b: str, n: numbers.Num) -> None:
     for rel, pat in ((">=", LANG.ge_before), ("<=", LANG.le_before), ("≈", LANG.approx)):
         m = next(reversed(list(pat.finditer(before))), None)
         if m is not None and not before[m.end() :].strip(" (a"):
+            if m.group(0).strip() == "over" and _SPREAD.search(before[: m.start()]):
+                break  # "1.24 GB over nine kernels": spread across them, no bound
             bound, before = rel, before[: m.start()]
             break
     if bound is None:
@@ -239,9 +270,7 @@ def _relation(c: Claim, b: str, n: numbers.Num) -> None:
         c.relation = {"=": "!=", "≈": "!=", ">=": "<", "<=": ">"}[c.relation]
 
 
-def _clause(b: str, n: numbers.Num) -> tuple[str, str]:
-    lo, hi = clause_start(b, n.start), clause_end(b, n.end)
-    return b[max(lo, n.start - 60) : n.start], b[n.end : min(hi, n.end + 50)]
+_SPREAD = re.compile(r"\d\s*[a-zµ/]+\s*$")  # a figure with its unit right before "over"
 
 
 def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: int = 0) -> None:
@@ -258,15 +287,47 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
                 break
     if c.quantity == "traffic" and metric is None:
         c.direction = _direction(b, n, prev)
+    if c.quantity == "ratio":  # "110 MB frente a 1,24 GB de la ingenua (11,21 veces menos)"
+        c.quantity = _of_the_pair(b, n)
     if c.quantity in ("ratio", "percent"):
-        _classify(c, before, after)
+        inside = _paren_at(b, n.start)
+        if inside is not None:  # "(81 % del pico de throughput DRAM)": its own words first
+            _classify(c, b[inside[0] + 1 : n.start], b[n.end : inside[1]], wide=False)
+    if c.quantity in ("ratio", "percent"):
+        _classify(c, before, after, wide=False)
         if c.quantity == "ratio" and _OF_IMPL.match(b, n.end):  # "0.91× cuBLAS": its speed
             c.quantity = "speedup"
+        if c.quantity == "ratio":  # "los 1,02 GB … son 4,16 veces más que los 244 MB": bytes
+            c.quantity = _of_its_figures(b, n)
         if c.quantity in ("ratio", "percent"):
             wide_b, wide_a = b[max(0, n.start - 160) : n.start], b[n.end : n.end + 80]
             _classify(c, wide_b, wide_a)
         if c.quantity == "ratio" and LANG.geomean.search(before):  # the geomean is of speedups
             c.quantity = "speedup"
+
+
+def _of_the_pair(b: str, n: numbers.Num) -> str:
+    """A ratio opening a parenthesis right after a pair of figures of one kind, set against
+    each other ("68 µs vs 110 µs for torch (1.62×)"): a ratio of that kind."""
+    p = _paren_at(b, n.start)
+    if p is None or b[p[0] + 1 : n.start].strip(" ~≈"):
+        return "ratio"
+    lo = clause_start(b, p[0])
+    pair = numbers.find(b[lo : p[0]], ".")[-2:]
+    if len(pair) < 2 or pair[0].quantity != pair[1].quantity:
+        return "ratio"
+    if not CONTRAST.search(b[lo + pair[0].end : lo + pair[1].start]):
+        return "ratio"
+    return {"traffic": "traffic_ratio", "time": "speedup"}.get(pair[0].quantity, "ratio")
+
+
+def _of_its_figures(b: str, n: numbers.Num) -> str:
+    """A ratio between figures of its own clause, all of one kind: bytes or times."""
+    lo, hi = clause_start(b, n.start), clause_end(b, n.end)
+    kinds = {x.quantity for x in numbers.find(b[lo:hi], ".")} - {"ratio"}
+    return {"traffic": "traffic_ratio", "time": "speedup"}.get(
+        kinds.pop() if len(kinds) == 1 else "", "ratio"
+    )
 
 
 _METRIC_AFTER = re.compile(r"\s*[(\[]?\s*$")
@@ -354,11 +415,17 @@ def _nearest_cue(before: str, after: str, names: list[str]) -> str | None:
     return best[1] if best else None
 
 
-def _classify(c: Claim, before: str, after: str) -> None:
-    """A ratio's or a percentage's quantity from the cue words nearest it; none: unread."""
+def _classify(c: Claim, before: str, after: str, wide: bool = True) -> None:
+    """A ratio's or a percentage's quantity from the cue words nearest it; none: unread. A bare
+    "N× less" is bytes only when no cue is near it, in its clause or the text around
+    (`wide`): "tarda 0,0369 ms, 1,24 veces menos que torch" is its time."""
     if c.quantity == "ratio":
         cue = _nearest_cue(before, after, ["speed", "traffic"])
-        if cue is None and (LANG.less.match(after.lstrip()) or LANG.more.match(after.lstrip())):
+        if (
+            cue is None
+            and wide
+            and (LANG.less.match(after.lstrip()) or LANG.more.match(after.lstrip()))
+        ):
             cue = "traffic"  # "11× less", "11 veces menos", "11배 적게": bytes, not time
         c.quantity = {"speed": "speedup", "traffic": "traffic_ratio"}.get(cue or "", "ratio")
         return
@@ -394,8 +461,15 @@ def _whose(
     prev_end: int,
     context: str | None,
     found: list[numbers.Num],
+    done: list[Claim] | None = None,
 ) -> None:
     spans = [(x.start, x.end) for x in found]
+    if c.quantity == numbers.UNKNOWN:
+        c.unread = (
+            "which unit? kgrade does not read this one: write the figure in the report's units "
+            "(B, MB, GB; µs, ms; GB/s, TB/s; TFLOP/s; %; ×)"
+        )
+        return
     if c.quantity in ("ratio", "percent"):
         c.unread = (
             "a percentage of what? say which (of peak, occupancy, L2 hit rate, …)"
@@ -406,7 +480,7 @@ def _whose(
     if c.quantity in ("speedup", "traffic_ratio"):
         family = "traffic" if c.quantity == "traffic_ratio" else "time"
         owned = [(x.start, x.end) for x in found if x.quantity == family]
-        _ratio(c, b, ms, n, context, spans, owned)
+        orient(c, b, ms, n, context, spans, owned, pair_before(b, n, found, done or []))
         return
     who, how = owner(b, ms, n.start, n.end, prev_end, context, spans)
     if who is None:
@@ -418,72 +492,3 @@ def _whose(
     c.subject, c.how = who, how
     if c.quantity == "intensity" or (who == "ceiling" and c.quantity != "tflops"):
         c.subject = "submission" if c.quantity != "intensity" else None
-
-
-def _ratio(
-    c: Claim,
-    b: str,
-    ms: list[Mention],
-    n: numbers.Num,
-    context: str | None,
-    spans: list[tuple[int, int]],
-    owned: list[tuple[int, int]],
-) -> None:
-    """Orient a ratio: the subject's against the other side, as their time (bytes) over the
-    subject's. 'A is N× faster than B': N; 'N× slower': 1/N; 'N× less traffic': N; 'N× more':
-    1/N; 'N× the traffic/time of B': 1/N; a percentage: '58 % faster' 1.58, '76 % less' 1/0.24."""
-    before, after = _clause(b, n)
-    other = compared_with(b, ms, n.start, n.end)
-    subject = next(
-        (
-            m.what
-            for m in ms
-            if m.what and not m.compared and not m.pronoun and not _linked(b, m, spans)
-        ),
-        None,
-    )
-    who, how = ratio_owner(
-        b, [m for m in ms if m is not other], n.start, subject, context, spans, owned
-    )
-    if other is None:  # none compared with: a baseline's is against yours; yours against
-        # the one baseline the sentence names, else unread
-        named = {m.what for m in ms if m.what and m.what not in (who, "ceiling", "submission")}
-        if who not in (None, "submission"):
-            other_what: str | None = "submission"
-        elif len(named) == 1:
-            other_what = next(iter(named))
-        else:
-            other_what = None
-    else:
-        other_what = other.what
-    pair = possessive_pair(b, ms, n.start, n.end, spans)
-    if pair is not None:  # "los 1,02 GB de la ingenua son 4,16 veces más que los 244 MB míos"
-        who, other_what = pair
-    who = who or "submission"
-    around = after + " " + before[-30:]
-    slower = bool(LANG.slower.search(after)) and not LANG.faster.search(after[:20])
-    more = bool(LANG.more.search(after[:30])) and not LANG.less.search(after[:30])
-    v = c.value
-    if c.percent_form:
-        v = 1 + v / 100 if c.quantity == "speedup" else 1 / max(1 - v / 100, 1e-9)
-        if (c.quantity == "speedup" and slower) or (c.quantity == "traffic_ratio" and more):
-            v = 1 / v
-    elif c.quantity == "speedup":
-        if slower or re.search(r"(?:the|el|la|del) (?:time|tiempo)|시간", after[:30]):
-            v = 1 / v
-    elif more or (
-        not LANG.less.search(around) and v < 1 and not re.search(r"ratio|raz[oó]n|비율", around)
-    ):
-        v = 1 / v
-    c.percent_form = None
-    if who != "submission" and other_what == "submission":
-        who, other_what, v = "submission", who, 1 / v
-    c.value, c.subject, c.versus, c.how = v, who, other_what, how or "the comparison"
-    if c.relation in (">=", "<=", ">", "<") and c.value != n.value:
-        c.relation = {">=": "<=", "<=": ">=", ">": "<", "<": ">"}[c.relation]
-    if other_what is None:
-        c.unread = (
-            "against which implementation? name it ('than torch', 'frente a la versión ingenua')"
-        )
-    if OTHER in (who, other_what):
-        c.unread = NOT_OURS

@@ -42,6 +42,7 @@ QUANTITIES: dict[str, tuple[str, ...]] = {
     "intensity": ("intensity",),
     "tensor_pipe": ("tensor_pipe",),
     "sm_throughput": ("sm_throughput",),
+    "unit": (),
 }
 NAMES = {
     "traffic": "DRAM traffic",
@@ -59,6 +60,7 @@ NAMES = {
     "intensity": "arithmetic intensity",
     "tensor_pipe": "tensor pipe utilisation",
     "sm_throughput": "SM throughput",
+    "unit": "a figure in a unit kgrade does not read",
 }
 TRAFFIC_LABELS = {
     None: "DRAM traffic (read + written)",

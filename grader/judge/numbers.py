@@ -57,6 +57,16 @@ UNITS: list[tuple[str, str, float]] = [  # regex, quantity, factor to the base u
     (r"(?:-|\s)?(?:times|fold|veces)|×|x|배", "ratio", 1.0),
     (LANG.kernel_words, "kernels", 1.0),
 ]
+UNKNOWN = "unit"  # a number with a unit kgrade does not read: shown as "not read"
+# what looks like a unit of bytes, time, bandwidth or FLOP/s but is none of UNITS' spellings
+_UNKNOWN_UNIT = re.compile(
+    r"\s?(?:(?:[kmgtp]i?|mega|giga|tera|kilo)?(?:bytes?|octetos?|octets?)[\w/]*"
+    r"|[kmgtp]i?b(?:ytes?)?/\w+|[kmgtp]i?b(?:yte)?\w+"
+    r"|(?:[µu]|micro|milli|mili|nano|m)?(?:secs?|seconds?|segundos?|seg)\b(?:/\w+)?|s(?![\w'’])"
+    r"|(?:micro|milli|mili|nano|mega|giga|tera|kilo)[a-z]*"
+    r"|[kmgtp]flops?[\w/]*|flops?/\w+"  # a rate; "5 flops per element" is a count, no unit
+    r"|(?:메가|기가|테라|킬로|마이크로|밀리|나노)[\uac00-\ud7a3]*|초(?!과))"
+)
 _UNIT_ALT = "|".join(f"(?:{u})" for u, _, _ in UNITS)
 _UNIT_PARTS = [(re.compile(f"(?:{u})$"), q, f) for u, q, f in UNITS]
 _AFTER_UNIT = r"(?![a-z0-9/µ])"
@@ -141,6 +151,9 @@ def find(s: str, mark: str) -> list[Num]:
             v *= 10 ** int(exp)
         u = _unit(s, m.end())
         if u is None:
+            odd = _UNKNOWN_UNIT.match(s, m.end())
+            if odd is not None:  # "244 MBytes", "68 µsec": said, not read (never dropped)
+                out.append(Num(m.start(), odd.end(), v, UNKNOWN))
             continue
         out.append(Num(m.start(), u[2], v * u[1], u[0]))
     out += _words(s, out)

@@ -35,6 +35,8 @@ def comparisons(
         ):
             continue
         clause = b[lo:hi]
+        if LANG.hypothetical.search(clause):  # "beating it would need TMA": no claim
+            continue
         traffic = bool(LANG.cues["traffic"].search(clause))
         faster, slower = LANG.faster.search(clause), LANG.slower.search(clause)
         less, more = LANG.less.search(clause), LANG.more.search(clause)

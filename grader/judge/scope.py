@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from grader.judge.attribution import Mention, case_of, clause_end, clause_start, nearest
+from grader.judge.attribution import Mention, clause_end, clause_start, nearest
 from grader.judge.lang import LANG
 
 WHICH_CASE = (
@@ -131,3 +131,36 @@ def where(b: str, start: int, end: int, found: list[Site], numbers: list[tuple[i
     if all(not (s.shapes or s.dtypes or s.cases or s.hints) for s in cases):
         return Where()  # only the course's shape, named twice
     return Where(unread=WHICH_CASE)
+
+
+def case_mentions(s: str, names: list[str]) -> list[Mention]:
+    found: list[Mention] = []
+    for name in names:  # longest first, so that "large-8192-bf16" is not read as "large-8192"
+        for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", s):
+            if not any(f.start < m.end() and m.start() < f.end for f in found):
+                found.append(Mention(m.start(), m.end(), name))
+    return sorted(found, key=lambda m: m.start)
+
+
+DIM_HINT = re.compile(
+    r"(?<![\w.-])(?:[mnkbhd]|seq(?:uence)?(?:[- ]len(?:gth)?)?|head[- ]dim|batch)"
+    r"\s*(?:=|of|:)?\s*(\d{2,})(?![\d.,]*\s*(?:%|×|x\b|tflop|gb|mb|µs|ms))"
+)
+# a dimension named in words: "rows of 600 columns", "600 columnas", "600열", "4096 rows"
+WORD_DIM = re.compile(
+    r"(?<![\w.,])(\d{2,})\s*(?:" + LANG.cols + "|" + LANG.rows + r")"
+    r"|(?:" + LANG.cols + r")\s*(?:of|de)\s*(\d{2,})(?![\d.,])"
+)
+_AT_CASE = re.compile(
+    r"^(?:(?!\band\b)[^,;:\d]){0,30}?\b(?:at|on|for|in|with|en|con|para)\s+(?:the\s+|el\s+|la\s+)?$"
+)
+
+
+def case_of(s: str, cases: list[Mention], start: int, end: int) -> str | None:
+    """The case a number is at: one linked right after it ("600 TFLOP/s at k1000-bf16"),
+    else the nearest before it, else the nearest after it."""
+    after = [m for m in cases if m.start >= end]
+    if after and _AT_CASE.match(s[end : after[0].start]):
+        return after[0].what
+    near = nearest(cases, start, end)
+    return near.what if near else None

@@ -68,6 +68,8 @@ class Lang:
     same: re.Pattern[str]
     negation: re.Pattern[str]
     negation_after: re.Pattern[str]
+    hypothetical: re.Pattern[str]
+    that_shape: re.Pattern[str]
     because: re.Pattern[str]
     consequence: re.Pattern[str]
     conditional: re.Pattern[str]
@@ -125,6 +127,8 @@ def _build() -> Lang:
         same=_c("same"),
         negation=_c("negation"),
         negation_after=re.compile(alt(merged("negation_after"), bounded=False)),
+        hypothetical=_c("hypothetical", bounded=False),
+        that_shape=_c("that_shape"),
         because=_c("because"),
         consequence=_c("consequence"),
         conditional=_c("conditional"),

@@ -160,6 +160,10 @@ TABLE: dict[str, object] = {
         r"neither",
         r"none",
     ],
+    # the shape a sentence before named: "3.27× faster on that shape"
+    "that_shape": [r"(?:that|this|the same) (?:shape|size|case|problem size)"],
+    # a comparison said as a hypothesis is no claim: "beating it would need TMA"
+    "hypothetical": [r"\bwould\b", r"\bcould\b", r"\bmight\b", r"\bto (?:beat|outperform)\b"],
     "negation_after": [],
     "because": [r"because", r"since", r"as", r"so", r"therefore", r"hence", r"which is why"],
     # a consequence after a point's words: its negation is not the point's ("fuses every step

@@ -6,12 +6,12 @@ TABLE: dict[str, object] = {
     "impl": {
         "compile": [r"torch\.compile(?:d)?", r"la versi[oó]n compilada", r"inductor"],
         "naive": [
-            r"(?:la |el )?(?:versi[oó]n|implementaci[oó]n|kernel|c[oó]digo|l[ií]nea base)"
+            r"(?:la |el )?(?:versi[oó]n|implementaci[oó]n|kernel|c[oó]digo|l[ií]nea base|cadena)"
             r" (?:na[iï]ve|ingenu[ao]|sin fusionar|sin fusi[oó]n|de referencia|de cinco kernels"
             r"|de 5 kernels)(?: (?:de|en) (?:py)?torch)?",  # "la versión ingenua de PyTorch"
             r"(?:la |el )?(?:versi[oó]n|implementaci[oó]n|c[oó]digo) (?:de |en )?(?:py)?torch"
             r" (?:na[iï]ve|ingenu[ao]|sin fusionar)",
-            r"(?:la |el )?(?:na[iï]ve|ingenu[ao])",
+            r"(?:la |el )?(?:na[iï]ve|ingenu[ao])(?: (?:de|en) (?:py)?torch)?",  # "… de PyTorch"
             r"(?:la |el )?sin fusionar",
         ],
         "torch": [
@@ -157,6 +157,17 @@ TABLE: dict[str, object] = {
     "more": [r"m[aá]s", r"mayor"],
     "same": [r"(?:el|la|lo) mism[oa]", r"igual"],
     "negation": [r"no", r"nunca", r"sin", r"ni", r"tampoco", r"jam[aá]s", r"ning[uú]n\w*"],
+    # la forma que nombró una frase anterior: "3,27 veces más rápido en esa forma"
+    "that_shape": [
+        r"(?:esa|esta|la misma) (?:forma|configuraci[oó]n|shape)",
+        r"(?:ese|este|el mismo) (?:tama[nñ]o|caso|shape)",
+    ],
+    # a comparison said as a hypothesis is no claim: "beating it would need TMA"
+    "hypothetical": [
+        r"\w+ría\b",  # the conditional: "requeriría", "sería"
+        r"\b(?:seria|podria|requeriria|necesitaria|haria|tendria)\b",
+        r"\bpara (?:ganar|superar|vencer)",
+    ],
     "negation_after": [],
     "because": [
         r"porque",
@@ -214,7 +225,7 @@ TABLE: dict[str, object] = {
     "cues": {
         "speed": [
             r"r[aá]pid[oa]s?",
-            r"tarda\w*",
+            r"tard[ao]\w*",  # "tarda", "tardo"
             r"lent[oa]s?",
             r"aceleraci[oó]n",
             r"speedup",
@@ -234,7 +245,8 @@ TABLE: dict[str, object] = {
             r"lectura",
             r"escrit\w*",
             r"escribe\w*",
-            r"mueve\w*",
+            r"muev[eo]\w*",  # "mueve", and the student's own "muevo"
+            r"movemos",
             r"movid[oa]s",
             r"hbm",
             r"idas y vueltas",

@@ -45,6 +45,8 @@ TABLE: dict[str, object] = {
     # a comparison's object comes before these: "torch보다", "나이브 버전에 비해"
     "compare_after": [
         r"보다",
+        r"대비",  # "torch 대비 1.65배"
+        r"(?:와|과)\s*(?:거의\s*)?(?:같|비슷|동일)",  # "torch.softmax(248 MB)와 거의 같습니다"
         r"에 비해",
         r"에 비해서",
         r"와 비교해",
@@ -101,6 +103,10 @@ TABLE: dict[str, object] = {
     "more": [r"많", r"더 많", r"증가"],
     "same": [r"같", r"동일"],
     "negation": [r"안 "],
+    # 앞 문장이 말한 shape: "그 shape에서 3.27배 빠릅니다"
+    "that_shape": [r"(?:그|이|같은) (?:shape|크기|형태)"],
+    # a comparison said as a hypothesis is no claim: "beating it would need TMA"
+    "hypothetical": [r"려면", r"다면"],
     "negation_after": [r"않", r"없", r"못", r"아니", r"아닙", r"안 했", r"안 봤"],
     "because": [
         r"때문",
@@ -126,6 +132,7 @@ TABLE: dict[str, object] = {
         r"니까(?= )",
         r"기 때문에",
         r"때문에",
+        r"덕분에",  # "융합 덕분에 … 쓰지 않습니다": thanks to it, the consequence
         r"(?:하|되|이|했|됐)고(?= )",
         r"(?:하|되|이)며(?= )",
         r"면서(?= )",
