@@ -19,7 +19,16 @@ from typing import Any
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after the stdlib
 
 import torch
-from harness import fenced, guards, interp_bf16, interp_libdevice, interp_names, timing, wire
+from harness import (
+    fenced,
+    guards,
+    interp_bf16,
+    interp_libdevice,
+    interp_names,
+    interp_order,
+    timing,
+    wire,
+)
 from harness.module_state import MAX_DEPTH, MAX_STATE, OVERFLOW, state_changed, state_print
 
 MAX_MESSAGE = 2000
@@ -162,6 +171,7 @@ def main() -> int:
     guards.install(counter, forcer)
     interp_bf16.install()  # under the interpreter only: bf16 computed as on a GPU
     interp_libdevice.install()  # under the interpreter only: libdevice computed with numpy
+    interp_order.install()  # under the interpreter only: a grid's programs in a drawn order
     with guards.TorchGuard(set(), 0.0):  # first entry imports torch machinery: do it now
         torch.empty(1).add(1)
     waiting = time.monotonic()
