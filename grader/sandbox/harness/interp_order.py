@@ -47,7 +47,7 @@ def install() -> bool:
             x, y, z = p // (ny * nz), (p // nz) % ny, p % nz
         set_idx(self, x, y, z)
 
-    InterpreterBuilder.set_grid_dim = set_grid_dim  # type: ignore[method-assign]
-    InterpreterBuilder.set_grid_idx = set_grid_idx  # type: ignore[method-assign]
+    InterpreterBuilder.set_grid_dim = set_grid_dim
+    InterpreterBuilder.set_grid_idx = set_grid_idx
     _installed = True
     return True
