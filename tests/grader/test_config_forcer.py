@@ -186,3 +186,43 @@ def test_a_heuristic_that_keeps_state_between_calls_is_refused() -> None:
 def test_an_honest_prune_is_called_every_call_and_runs_every_config() -> None:
     got = run_interpreted(STATE, str(HARNESS_PARENT), "honest_prune", timeout=120)
     assert got == {"said": [1.0, 1.0, 2.0, 2.0, 3.0, 3.0], "refused": []}
+
+
+FORGET = r"""
+import json, sys, types
+sys.path.insert(0, sys.argv[1])
+import torch, triton, triton.language as tl
+from harness import guards, child
+
+counter, forcer = guards.LaunchCounter(), guards.ConfigForcer()
+guards.install(counter, forcer)
+
+
+@triton.autotune(configs=[triton.Config({"V": v}, num_warps=4) for v in (1, 2)], key=["n"])
+@triton.jit
+def fill(out_ptr, n, V: tl.constexpr):
+    offs = tl.arange(0, 8)
+    tl.store(out_ptr + offs, tl.full([8], V, tl.float32), mask=offs < n)
+
+
+module = types.ModuleType("submission")
+module.fill = fill
+forcer.watch(module)
+out = torch.zeros(8)
+seen = []
+for index in (0, 1):  # a checked call: forgotten when the forcer is reset for it
+    forcer.reset(index)
+    seen.append(hasattr(fill, "best_config"))
+    fill[(1,)](out, 8)
+    seen.append(hasattr(fill, "best_config"))
+forcer.index = None  # a timed call, through the wrapper the timed rounds use
+timed = child._forgetting(lambda: hasattr(fill, "best_config"), forcer)
+seen.append(timed())
+print(json.dumps(seen))
+"""
+
+
+def test_no_autotuner_keeps_its_best_config_from_one_call_to_the_next() -> None:
+    """Red team 4 kept a call count in `K.best_config.kwargs` (the previous call's config, read
+    before the launch): before every call, checked or timed, it is forgotten."""
+    assert run_interpreted(FORGET, str(HARNESS_PARENT)) == [False, True, False, True, False]

@@ -212,6 +212,7 @@ def main() -> int:
         STATE["module"] = module
         STATE["print"] = state_print(module)
         counter.remember(module)
+        forcer.watch(module)
     mark = _phase(out, "start", started)
 
     if not job.get("profile"):
@@ -371,7 +372,8 @@ def gpu_stage(
         forcer.labels = dict(spec.get("force") or {})
         problem = bench.load_problem(spec["problem"]) if entry is not None else None
         shape = {**spec["shapes"][0], "flush_bytes": spec["flush_bytes"]}
-        bench.profile_replay(entry, baselines, shape, inputs, spec["impls"], out, problem)
+        timed = _forgetting(entry, forcer) if entry is not None else None
+        bench.profile_replay(timed, baselines, shape, inputs, spec["impls"], out, problem)
         wire.write_frame(out, {"type": "profiled", "configs": list(dict.fromkeys(forcer.used))})
         return
     problem = bench.load_problem(spec["problem"])
@@ -379,9 +381,13 @@ def gpu_stage(
         try:
             if "fresh" in shape:  # the parent times the baselines, taking turns (turns.py)
                 control = sys.stdin.buffer
-                bench.benchmark_fresh(out, control, entry, problem, shape, spec["flush_bytes"])
+                bench.benchmark_fresh(
+                    out, control, _forgetting(entry, forcer), problem, shape, spec["flush_bytes"]
+                )
             else:
-                bench.benchmark(out, entry, baselines, shape, inputs, spec["flush_bytes"])
+                bench.benchmark(
+                    out, _forgetting(entry, forcer), baselines, shape, inputs, spec["flush_bytes"]
+                )
         except BaseException as exc:
             frame = {"type": "bench_error", "shape": shape["id"], **describe(exc, submission)}
             wire.write_frame(out, frame)
@@ -393,3 +399,14 @@ if __name__ == "__main__":
     code = main()
     sys.stdout.flush()
     os._exit(code)  # skip interpreter teardown: the submission's atexit hooks get no say
+
+
+def _forgetting(entry: Any, forcer: guards.ConfigForcer) -> Any:
+    """The entry as a timed round calls it: after every autotuner's `best_config` is forgotten,
+    as before every checked call (`ConfigForcer.reset`): every call looks the same."""
+
+    def call(*args: Any) -> Any:
+        forcer.forget_best()
+        return entry(*args)
+
+    return call
