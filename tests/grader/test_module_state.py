@@ -55,3 +55,19 @@ def test_what_a_functools_partial_holds_is_read_through() -> None:
     assert state_print(m) == before
     box.append(1)
     assert state_print(m) != before
+
+
+def test_what_a_bound_method_is_bound_to_is_read_through() -> None:
+    """Red team 4 (x01b): `OPS = [(l.append, l.count) for l in [sorted(range(80))]][0]` kept a
+    call count in a list no name holds; the bound methods were read as a repr cut at 200
+    characters, so what was appended past the cut was never seen."""
+    box = list(range(80))
+    table: dict[int, int] = {}
+    m = module(OPS=(box.append, box.count), GET=table.setdefault)
+    before = state_print(m)
+    assert state_print(m) == before
+    box.append(-1)
+    assert state_print(m) != before
+    again = state_print(m)
+    table[1] = 2
+    assert state_print(m) != again

@@ -6,6 +6,7 @@ read whole is said so (OVERFLOW), and then no call passes."""
 from __future__ import annotations
 
 import functools
+import types
 from typing import Any
 
 import torch
@@ -76,6 +77,10 @@ def state_print(module: Any) -> dict[str, Any]:
                 fp(v.args, depth + 1),
                 fp(v.keywords, depth + 1),
             )
+        owner = getattr(v, "__self__", None)
+        if callable(v) and owner is not None and not isinstance(owner, types.ModuleType):
+            # a bound method (`OPS = (box.append, box.count)`): what it is bound to is state
+            return ("method", id(v), str(getattr(v, "__name__", "")), fp(owner, depth + 1))
         if callable(v) and getattr(v, "__module__", None) not in (None, module.__name__):
             # a library's function (`from triton import cdiv`): not the file's state; a
             # functools.partial (no __module__) is still read through
@@ -95,8 +100,8 @@ def state_print(module: Any) -> dict[str, Any]:
         state = getattr(v, "__dict__", None)
         if isinstance(state, dict):
             return (type(v).__name__, id(v), attrs(state, depth))
-        try:
-            return (type(v).__name__, id(v), repr(v.__reduce_ex__(4))[:200])
+        try:  # read whole, within the budget: a cut repr missed what grew past its end
+            return (type(v).__name__, id(v), fp(v.__reduce_ex__(4), depth + 1))
         except Exception:
             return (type(v).__name__, id(v))
 
