@@ -167,6 +167,21 @@ class TorchGuard(TorchDispatchMode):
         ]
         return any(p in self.inputs or p not in self.launched for p in ptrs)
 
+    def _scaled_epilogue(self, name: str, args: Any, kwargs: Any) -> bool:
+        """An epilogue's result (a whole reduction of a kernel's output) times or over a Python
+        number, as Liger-Kernel writes a mean (`loss_1d.sum() / n_rows`): no value is read, and
+        the number comes from shapes (the host cannot read one from a tensor)."""
+        return (
+            bool(self.epilogue)
+            and name in {"div", "mul"}
+            and not kwargs
+            and len(args) == 2
+            and isinstance(args[0], torch.Tensor)
+            and args[0].layout == torch.strided
+            and args[0].untyped_storage().data_ptr() in self.epilogue_out
+            and type(args[1]) in (int, float)
+        )
+
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         name = func.overloadpacket.__name__
         if (
@@ -183,6 +198,8 @@ class TorchGuard(TorchDispatchMode):
             out = fenced.like(out) if name in ALLOC_OPS else fenced.clone(out)
         if name in ALLOC_OPS and isinstance(out, torch.Tensor) and out.numel():
             out.fill_(_poison_value(out, self.poison))
+        elif self._scaled_epilogue(name, args, kwargs):  # `losses.sum() / n_rows`: a mean
+            self.epilogue_out.add(out.untyped_storage().data_ptr())
         elif name not in self.allowed or (
             name in self.epilogue
             and name not in HARMLESS_OPS
