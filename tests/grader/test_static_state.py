@@ -505,3 +505,26 @@ def test_a_partial_holding_a_container_in_a_kernels_decorator_is_refused() -> No
         + ENTRY
     )
     assert any("functools.partial" in m for m in check(src, "softmax_triton").forbidden)
+
+
+def test_many_sibling_lambdas_are_checked_without_copying_the_names_per_lambda(
+    monkeypatch,
+) -> None:
+    """Red team 4 (x05): 11,000 lambdas in one host function took the trusted parent 45 s: each
+    copied its enclosing function's whole set of names. The set is made once and shared: the
+    number of distinct sets made does not grow with the number of lambdas."""
+    from grader.judge import state
+
+    enclosing = state._enclosing_names
+    made: list[int] = []
+
+    def counted(d, parents):  # type: ignore[no-untyped-def]
+        out = enclosing(d, parents)
+        made.append(len({id(v) for v in out.values()}))
+        return out
+
+    monkeypatch.setattr(state, "_enclosing_names", counted)
+    for n in (10, 2000):
+        body = "".join(f"    l{i} = lambda v: v\n" for i in range(n))
+        check(KERNEL + "def softmax_triton(x):\n" + body + "    return x\n", "softmax_triton")
+    assert made[1] == made[0] <= 3, made  # the module's and the entry's, however many lambdas
