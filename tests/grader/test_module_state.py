@@ -71,3 +71,20 @@ def test_what_a_bound_method_is_bound_to_is_read_through() -> None:
     again = state_print(m)
     table[1] = 2
     assert state_print(m) != again
+
+
+def test_an_autotuners_configs_are_read_by_content() -> None:
+    """Red team 4 (x08): a Config has no repr of its own, so the autotuner's configs were read
+    as `<Config object at 0x…>`: a count kept in a config's kwargs was never seen."""
+    import triton
+
+    @triton.autotune(configs=[triton.Config({"TAG": 0}, num_warps=4)], key=[])
+    @triton.jit
+    def k(x_ptr, TAG: tl.constexpr):  # type: ignore[no-untyped-def]
+        pass
+
+    m = module(k=k)
+    before = state_print(m)
+    assert state_print(m) == before
+    k.configs[0].kwargs["TAG"] += 1
+    assert state_print(m) != before
