@@ -275,6 +275,9 @@ class CaseResult(BaseModel):
     # elements NaN or infinite where the reference is not (or the other way round): these have
     # no error to say, so a view says "NaN" rather than the finite elements' max_abs_err
     nonfinite: int = 0
+    # the calls this row stands for: 1, or (a long table, judge/budget.py) a case's calls of
+    # one outcome merged into one row, its worst error kept
+    calls: int = 1
 
 
 class ConfigResult(BaseModel):

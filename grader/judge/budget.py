@@ -11,6 +11,7 @@ text, whatever the characters. An honest result is far below it and left as it i
 
 from __future__ import annotations
 
+from grader.judge.casegroups import MISSING
 from grader.models import CaseResult, GradeResult
 from grader.text import cap_json, json_cost
 
@@ -33,22 +34,25 @@ def _pool(texts: list[str], budget: int, floor: int) -> list[str]:
 
 
 def _listed(cases: list[CaseResult]) -> list[CaseResult]:
-    """At most MAX_CASES of a grading's calls, in their order: the failing ones first (up to
-    half), then each case's first call, then the rest as they came."""
+    """At most MAX_CASES rows for a grading's calls, no call uncounted: the failing calls
+    first, each its own row (up to half the rows), then each case's other calls of one outcome
+    (passed, failed, no result) merged into one row that counts them (`calls`) and keeps the
+    worst error; rows in the order their first call came."""
     if len(cases) <= MAX_CASES:
         return cases
-    keep = {i for i, c in enumerate(cases) if not c.passed}
-    keep = set(sorted(keep)[: MAX_CASES // 2])
-    names: set[str] = set()
+    own = set(sorted(i for i, c in enumerate(cases) if not c.passed)[: MAX_CASES // 2])
+    rows: dict[object, CaseResult] = {}
     for i, c in enumerate(cases):
-        if len(keep) < MAX_CASES and c.name not in names:
-            names.add(c.name)
-            keep.add(i)
-    for i in range(len(cases)):
-        if len(keep) >= MAX_CASES:
-            break
-        keep.add(i)
-    return [c for i, c in enumerate(cases) if i in keep]
+        key: object = i if i in own else (c.name, c.passed, c.message == MISSING)
+        row = rows.get(key)
+        if row is None:
+            rows[key] = c if i in own else c.model_copy(update={"config": None})
+            continue
+        worst = [e for e in (row.max_abs_err, c.max_abs_err) if e is not None]
+        row.calls += c.calls
+        row.max_abs_err = max(worst) if worst else None
+        row.nonfinite = max(row.nonfinite, c.nonfinite)
+    return list(rows.values())
 
 
 def fit(result: GradeResult) -> GradeResult:
@@ -57,12 +61,14 @@ def fit(result: GradeResult) -> GradeResult:
     case: 64 configs of 14 calls made a 200 KB result), said in a message."""
     listed = _listed(result.cases)
     if len(listed) < len(result.cases):
-        failing = sum(not c.passed for c in result.cases)
         result.messages.append(
-            f"The case table lists {len(listed)} of the {len(result.cases)} calls "
-            f"({failing} failing): "
-            + ("every failing one and " if failing <= MAX_CASES // 2 else "")
-            + "each case at least once; the others are left out."
+            f"The case table counts all {len(result.cases)} calls in {len(listed)} rows: "
+            "a case's calls of one outcome are merged into one row with its worst error"
+            + (
+                "; the first failing calls are each a row of their own."
+                if any(not c.passed for c in listed)
+                else "."
+            )
         )
         result.cases = listed
     result.stdout = cap_json(result.stdout, STDOUT_BYTES)
@@ -74,6 +80,7 @@ def fit(result: GradeResult) -> GradeResult:
     for config, label in zip(result.configs, kept[:n], strict=True):
         config.config = label
     for case, msg, label in zip(result.cases, kept[n : n + m], kept[n + m :], strict=True):
-        case.message = msg
+        if case.message != MISSING:  # the grader's own words, which views look for
+            case.message = msg
         case.config = label if case.config is not None else None
     return result

@@ -75,15 +75,17 @@ def group(cases: list[CaseResult]) -> list[CaseGroup]:
     died = False
     for c in cases:
         g = groups.setdefault(c.name, CaseGroup(c.name, c.shape, c.dtype, hidden=c.hidden))
-        g.calls += 1
+        n = max(c.calls, 1)  # a merged row stands for n calls (judge/budget.py)
+        g.calls += n
         if not c.passed and c.message == MISSING:
             if died:
-                g.not_run += 1
+                g.not_run += n
             else:  # the first call without a result is the one the process died in
                 g.crashed, died = True, True
+                g.not_run += n - 1
                 g.message = g.message or "the process died during this call; no result came back"
         elif not c.passed:
-            g.failed += 1
+            g.failed += n
             g.message = g.message or c.message
             g.nonfinite = max(g.nonfinite, c.nonfinite)
             if c.max_abs_err is not None and (

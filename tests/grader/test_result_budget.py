@@ -9,6 +9,7 @@ import json
 import pytest
 
 from grader.judge import budget
+from grader.judge.casegroups import group as group_cases
 from grader.models import CaseResult, ConfigResult, GradeResult, Verdict
 from grader.text import cap_json, json_cost, untrusted
 
@@ -98,27 +99,47 @@ def _autotuned(configs: int, runs: int, failing: set[int]) -> GradeResult:
     )
 
 
-def test_an_autotuners_every_call_is_listed_within_the_cap() -> None:
-    """Red team 3 (x22): 64 configs x 14 calls listed one row each made a 200 KB result. The
-    table keeps MAX_CASES rows (each case at least once) and says how many it left out."""
-    result = budget.fit(_autotuned(64, 14, set()))
-    assert len(result.cases) == budget.MAX_CASES
+def test_an_autotuners_every_call_is_counted_within_the_cap() -> None:
+    """Red team 3 (x22): 64 configs x 14 calls listed one row each made a 200 KB result. Past
+    MAX_CASES rows a case's passing calls are one row that counts them: every call counted."""
+    before = _autotuned(64, 14, set())
+    worst = max(c.max_abs_err or 0 for c in before.cases)
+    result = budget.fit(before)
+    assert len(result.cases) == 7 and sum(c.calls for c in result.cases) == 896
     assert {c.name for c in result.cases} == {f"case-{i}" for i in range(7)}
-    assert "lists 128 of the 896 calls (0 failing)" in result.messages[-1]
+    assert max(c.max_abs_err or 0 for c in result.cases) == worst
+    assert "counts all 896 calls in 7 rows" in result.messages[-1]
     assert len(result.model_dump_json().encode()) < CAP
+    groups = group_cases(result.cases)
+    assert [g.calls for g in groups] == [128] * 7 and all(g.passed for g in groups)
 
 
-def test_the_failing_calls_are_listed_first_and_in_order() -> None:
-    failing = {5, 300, 301, 895}
+def test_the_failing_calls_keep_rows_of_their_own_and_every_count_is_kept() -> None:
+    failing = set(range(0, 896, 3))  # 299 failing calls: the first 64 keep their own rows
     before = _autotuned(64, 14, failing)
+    want = [(g.name, g.calls, g.failed) for g in group_cases(before.cases)]
     position = {id(c): i for i, c in enumerate(before.cases)}  # fit keeps the objects
     result = budget.fit(before)
-    order = [position[id(c)] for c in result.cases]
-    assert [i for i, c in zip(order, result.cases, strict=True) if not c.passed] == sorted(failing)
-    assert "every failing one" in result.messages[-1]
-    assert order == sorted(order)
+    assert len(result.cases) <= budget.MAX_CASES
+    assert [(g.name, g.calls, g.failed) for g in group_cases(result.cases)] == want
+    own = [position[id(c)] for c in result.cases if id(c) in position]
+    assert own == sorted(failing)[: budget.MAX_CASES // 2]
+    assert "first failing calls are each a row" in result.messages[-1]
+    assert len(result.model_dump_json().encode()) < CAP
 
 
 def test_a_table_under_the_cap_is_left_whole() -> None:
     result = budget.fit(_autotuned(9, 14, {3}))
     assert len(result.cases) == 126 and result.messages == ["Level 2: correct"]
+
+
+def test_calls_with_no_result_keep_the_crash_and_the_count_of_calls_not_run() -> None:
+    from grader.judge.casegroups import MISSING
+
+    before = _autotuned(64, 14, set())
+    for c in before.cases[300:]:  # the process died in call 300: no result after it
+        c.passed, c.message, c.max_abs_err = False, MISSING, None
+    want = [(g.name, g.calls, g.crashed, g.not_run, g.failed) for g in group_cases(before.cases)]
+    result = budget.fit(before)
+    got = [(g.name, g.calls, g.crashed, g.not_run, g.failed) for g in group_cases(result.cases)]
+    assert got == want and len(result.cases) <= budget.MAX_CASES
