@@ -1,0 +1,144 @@
+# ruff: noqa: E501  (the cases are explanations, one a line)
+"""Issue 30's third blind pass (benchmarks/results/2026-12-03-cpu-explanation-fresh-pass-3.md):
+the bluffs it got backed, by class.
+
+K. a labelled keyword list ("Palabras clave: fusión, memory-bound, GEMM.", "키워드: …") is a
+   list of words, not a sentence: it meets no point, in any language;
+L. a labelled line of kernel counts in a code block ("kernels: mine 3, naive 5") is read: each
+   count is checked like "3 kernels" in a sentence;
+M. a time whose clause names its source ("median", "benchmark", "mediana", "벤치마크 중앙값" vs
+   "Nsight", "ncu", "profiled", "perfilado", "프로파일") is checked against that source only;
+A. a speedup after a figure set against a baseline ("tarda 36,9 µs frente a los 45,6 µs de
+   torch, es decir, 12,35 veces más rápido") is against that baseline, not against an earlier
+   clause's "que la versión ingenua".
+
+Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grader import checkpoints
+from grader.judge import explanation
+from tests.grader.recorded import grading
+
+SM, RMS, XE = "c3a-softmax-3", "c3a-rmsnorm-1", "c3a-cross-entropy-1"
+REPORT = (
+    Path(__file__).resolve().parents[2]
+    / "benchmarks/results/2026-12-03-cpu-explanation-fresh-pass-3.json"
+)
+POINT = "does not address"
+EN = "Softmax is memory-bound because it does a few flops per byte, so my kernel fuses the five steps into one pass and the intermediates never go back to DRAM. I chose a memory-bound op rather than a GEMM because cuBLAS already wins dense GEMM on this GPU."
+ES = "La softmax está limitada por memoria porque hace muy pocas operaciones por byte, así que mi kernel fusiona los cinco pasos en una sola pasada y los intermedios no vuelven a la DRAM. Elegí una operación limitada por memoria en lugar de una GEMM porque cuBLAS ya gana la GEMM densa."
+KO = "소프트맥스는 바이트당 연산이 적어서 메모리 바운드입니다. 제 커널은 다섯 단계를 한 번의 패스로 융합해서 중간 결과가 DRAM을 왕복하지 않습니다. cuBLAS가 이미 GEMM을 이기기 때문에 GEMM 대신 메모리 바운드 연산을 골랐습니다."
+FIG = {
+    "en": "My kernel moves 244 MB and is 1.62× faster than torch.",
+    "es": "Mi kernel mueve 244 MB y es 1,62 veces más rápido que torch.",
+    "ko": "제 커널은 244 MB를 옮기고 torch보다 1.62배 빠릅니다.",
+}
+BASE = {"en": EN, "es": ES, "ko": KO}
+
+
+def check(text: str, name: str = SM) -> explanation.ExplanationCheck:
+    spec = checkpoints.get(name.rsplit("-", 1)[0]).definition.rubric
+    return explanation.check(text, spec, grading(name).citable)
+
+
+def report_text(case_id: str) -> str:
+    return str(next(x for x in json.loads(REPORT.read_text()) if x["id"] == case_id)["text"])
+
+
+CASES: list[tuple[str, str, str, str, str | None]] = [
+    # K: a labelled keyword list meets no point
+    ("K", "es", SM, report_text("es19"), POINT),
+    ("K", "ko", SM, report_text("r2ko01"), POINT),
+    ("K", "es", SM, "Conceptos clave: fusión, limitado por memoria, cuBLAS. " + FIG["es"], POINT),
+    ("K", "ko", SM, "핵심 단어: 융합, 메모리 바운드, cuBLAS. " + FIG["ko"], POINT),
+    ("K", "en", SM, "Key terms: kernel fusion, memory bound, cuBLAS GEMM. " + FIG["en"], POINT),
+    ("K", "es", SM, "Palabras clave: fusión, memory-bound, GEMM. " + ES + " " + FIG["es"], None),
+    ("K", "ko", SM, "키워드: 융합, 메모리 바운드, GEMM. " + KO + " " + FIG["ko"], None),
+    ("K", "en", SM, "Keywords: fusion, memory-bound, GEMM. " + EN + " " + FIG["en"], None),
+    # L: kernel counts in a code-block line are checked
+    ("L", "es", SM, report_text("es22"), "3 kernels"),
+    ("L", "es", SM, report_text("r2es07"), "3 kernels"),
+    ("L", "en", SM, report_text("r2en10"), "3 kernels"),
+    (
+        "L",
+        "ko",
+        SM,
+        KO + " " + FIG["ko"] + "\n\n```\n커널 수: 제 커널 2, naive 5\n```",
+        "2 kernels",
+    ),
+    ("L", "en", SM, EN + " " + FIG["en"] + "\n\n```\nkernels: mine 1, naive 7\n```", "7 kernels"),
+    ("L", "en", SM, EN + " " + FIG["en"] + "\n\n```\nkernels: mine 1, naive 5\n```", None),
+    (
+        "L",
+        "es",
+        SM,
+        ES + " " + FIG["es"] + "\n\n```\nkernels: mi kernel 1, versión ingenua 5\n```",
+        None,
+    ),
+    ("L", "ko", SM, KO + " " + FIG["ko"] + "\n\n```\n커널 수: 제 커널 1, naive 5\n```", None),
+    # M: a named source is the one checked (median 68.0 µs, Nsight 63.0 µs; XE 134.7 / 124.7)
+    ("M", "en", SM, report_text("r2en03"), "55 µs"),
+    ("M", "en", XE, report_text("r2en12"), "110 µs"),
+    ("M", "es", SM, ES + " En el benchmark, la mediana de mi kernel es 56 µs.", "56 µs"),
+    ("M", "ko", SM, KO + " 벤치마크 중앙값으로 제 커널은 56 µs입니다.", "56 µs"),
+    ("M", "en", SM, EN + " My kernel moves 244 MB; Nsight reports my kernel at 75 µs.", "75 µs"),
+    (
+        "M",
+        "en",
+        SM,
+        EN
+        + " My kernel moves 244 MB. In the benchmark my kernel's median time is 68 µs, against 110 µs for torch.",
+        None,
+    ),
+    ("M", "en", SM, EN + " My kernel moves 244 MB; Nsight reports my kernel at 63 µs.", None),
+    (
+        "M",
+        "es",
+        SM,
+        ES + " Mi kernel mueve 244 MB. En el benchmark, la mediana de mi kernel es 68 µs.",
+        None,
+    ),
+    (
+        "M",
+        "ko",
+        SM,
+        KO + " 제 커널은 244 MB를 옮깁니다. 벤치마크 중앙값으로 제 커널은 68 µs입니다.",
+        None,
+    ),
+    ("M", "es", SM, ES + " Mi kernel mueve 244 MB. Según Nsight, mi kernel tarda 63 µs.", None),
+    # A: the baseline of the contrast just before the speedup (rmsnorm: 1.24× vs torch, 12.35× vs naive)
+    ("A", "es", RMS, report_text("r2es03"), "12,35 veces"),
+    ("A", "es", XE, report_text("r2es08"), "6,96 veces"),
+    ("A", "es", RMS, report_text("es07"), None),
+    (
+        "A",
+        "en",
+        RMS,
+        "RMSNorm is memory-bound because it reads each row once with almost no math. My fused kernel reads each row once and accumulates the sum of squares in fp32. It moves 110 MB, 11.2× less than the naive version, and takes 36.9 µs against 45.6 µs for torch, that is 12.35× faster. I did not write a GEMM because cuBLAS already wins it.",
+        "12.35×",
+    ),
+    (
+        "A",
+        "en",
+        RMS,
+        "RMSNorm is memory-bound because it reads each row once with almost no math. My fused kernel reads each row once and accumulates the sum of squares in fp32. It moves 110 MB, 11.2× less than the naive version, and takes 36.9 µs against 45.6 µs for torch, that is 1.24× faster. I did not write a GEMM because cuBLAS already wins it.",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(CASES)])
+def test_pass3_case(case: tuple[str, str, str, str, str | None]) -> None:
+    _, _, name, text, refused = case
+    c = check(text, name)
+    if refused is None:
+        assert c.backed, c.messages
+    else:
+        assert not c.backed
+        assert any(refused in m for m in c.messages), c.messages
