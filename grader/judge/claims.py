@@ -104,7 +104,11 @@ def _units(shown: str, blocks: list[str]) -> list[tuple[str, str, bool]]:
     out: list[tuple[str, str, bool]] = []
     for kind, piece in rendered.pieces(shown, blocks):
         if kind == "code":
-            out += [("code", line.strip(), False) for line in piece.splitlines() if line.strip()]
+            out += [
+                ("code", rendered.count_line(line.strip()), False)
+                for line in piece.splitlines()
+                if line.strip()
+            ]
         else:
             found = sentences(piece)
             items = list_items(piece)
