@@ -468,11 +468,23 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
     after = [m for m in objs if end <= m.start <= hi and not _A_RATIO.search(b, end, m.start)]
     if after:
         return after[0]
+    # a baseline on the far side of a contrast before it ("tarda 36,9 µs frente a los 45,6 µs
+    # de torch, es decir, 12,35 veces más rápido") is compared with, as much as "than torch"
+    # is, and nearer than an earlier clause's "than the naive version"
+    objs = sorted(objs + [m for m in ms if _contrasted(b, m)], key=lambda m: m.end)
     inside = [m for m in objs if lo <= m.end <= start]
     if inside:
         return inside[-1]
     anywhere = [m for m in objs if m.end <= start]
     return anywhere[-1] if anywhere else None
+
+
+def _contrasted(b: str, m: Mention) -> bool:
+    """A baseline named after a contrast word of its clause ("frente a los 45,6 µs de torch",
+    "against 45.6 µs for torch")."""
+    if m.compared or m.pronoun or m.what in ("", "submission", "ceiling"):
+        return False
+    return bool(CONTRAST.search(b, clause_start(b, m.start), m.start))
 
 
 _A_RATIO = re.compile(r"\d\s*(?:" + LANG.ratio_units + r")")
