@@ -468,9 +468,8 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
     after = [m for m in objs if end <= m.start <= hi and not _A_RATIO.search(b, end, m.start)]
     if after:
         return after[0]
-    # a baseline on the far side of a contrast before it ("tarda 36,9 µs frente a los 45,6 µs
-    # de torch, es decir, 12,35 veces más rápido") is compared with, as much as "than torch"
-    # is, and nearer than an earlier clause's "than the naive version"
+    # a baseline after a contrast before it ("36,9 µs frente a los 45,6 µs de torch, es decir,
+    # 12,35 veces más rápido") is compared with, nearer than an earlier "than the naive version"
     objs = sorted(objs + [m for m in ms if _contrasted(b, m)], key=lambda m: m.end)
     inside = [m for m in objs if lo <= m.end <= start]
     if inside:
@@ -480,8 +479,7 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
 
 
 def _contrasted(b: str, m: Mention) -> bool:
-    """A baseline named after a contrast word of its clause ("frente a los 45,6 µs de torch",
-    "against 45.6 µs for torch")."""
+    """A baseline after a contrast of its clause ("frente a los 45,6 µs de torch", "against")."""
     if m.compared or m.pronoun or m.what in ("", "submission", "ceiling"):
         return False
     return bool(CONTRAST.search(b, clause_start(b, m.start), m.start))

@@ -36,6 +36,7 @@ from grader.judge.attribution import (
 )
 from grader.judge.claim import Claim, Sentence, list_items, sentences
 from grader.judge.lang import LANG, language_of
+from grader.judge.only import negated_after
 from grader.judge.qualitative import comparisons, single_kernel
 from grader.judge.ratios import NOT_OURS, OTHER, _clause, orient, pair_before
 from grader.judge.scope import DIM_HINT, WORD_DIM, case_mentions
@@ -266,9 +267,7 @@ def _relation(c: Claim, b: str, n: numbers.Num) -> None:
                 break
     if bound is not None:
         c.relation = bound
-    neg = LANG.negation.search(before[-24:]) or (
-        LANG.negation_after.pattern and LANG.negation_after.search(after)
-    )
+    neg = LANG.negation.search(before[-24:]) or negated_after(b[lo : n.start], after)
     if neg:
         c.negated = True
         c.relation = {"=": "!=", "≈": "!=", ">=": "<", "<=": ">"}[c.relation]

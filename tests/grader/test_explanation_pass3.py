@@ -10,7 +10,9 @@ M. a time whose clause names its source ("median", "benchmark", "mediana", "벤�
    "Nsight", "ncu", "profiled", "perfilado", "프로파일") is checked against that source only;
 A. a speedup after a figure set against a baseline ("tarda 36,9 µs frente a los 45,6 µs de
    torch, es decir, 12,35 veces más rápido") is against that baseline, not against an earlier
-   clause's "que la versión ingenua".
+   clause's "que la versión ingenua";
+D. Korean "N밖에 … 않다" is "only N": the figure is claimed and checked; "X처럼 N … 않다"
+   ("unlike X, not N") gives X its N, affirmed.
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -129,6 +131,26 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         RMS,
         "RMSNorm is memory-bound because it reads each row once with almost no math. My fused kernel reads each row once and accumulates the sum of squares in fp32. It moves 110 MB, 11.2× less than the naive version, and takes 36.9 µs against 45.6 µs for torch, that is 1.24× faster. I did not write a GEMM because cuBLAS already wins it.",
         None,
+    ),
+    # D: 밖에 + a negative is "only" (softmax bf16 8192×4096: yours 36.6 µs, torch 108.9 µs)
+    ("D", "ko", SM, report_text("r2ko02"), "60 µs"),
+    ("D", "ko", SM, report_text("ko04"), None),
+    ("D", "ko", SM, KO + " " + FIG["ko"] + " 제 커널은 50 µs밖에 걸리지 않습니다.", "50 µs"),
+    ("D", "ko", SM, KO + " " + FIG["ko"] + " 제 커널은 68 µs밖에 걸리지 않습니다.", None),
+    ("D", "ko", SM, KO + " " + FIG["ko"] + " 제 커널은 3개 커널밖에 띄우지 않습니다.", "3개"),
+    (
+        "D",
+        "ko",
+        SM,
+        KO + " " + FIG["ko"] + " 제 커널은 naive처럼 5개 커널을 띄우지 않습니다.",
+        None,
+    ),
+    (
+        "D",
+        "ko",
+        SM,
+        KO + " " + FIG["ko"] + " 제 커널은 naive처럼 7개 커널을 띄우지 않습니다.",
+        "7개",
     ),
 ]
 
