@@ -12,7 +12,9 @@ A. a speedup after a figure set against a baseline ("tarda 36,9 µs frente a los
    torch, es decir, 12,35 veces más rápido") is against that baseline, not against an earlier
    clause's "que la versión ingenua";
 D. Korean "N밖에 … 않다" is "only N": the figure is claimed and checked; "X처럼 N … 않다"
-   ("unlike X, not N") gives X its N, affirmed.
+   ("unlike X, not N") gives X its N, affirmed;
+J. informal "cuz", "coz", "'cause" are reason words: "didn't go for gemm cuz cublas wins" says
+   why not a GEMM (a negated reason with a "because", like "I did not write a GEMM because …").
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -151,6 +153,26 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         SM,
         KO + " " + FIG["ko"] + " 제 커널은 naive처럼 7개 커널을 띄우지 않습니다.",
         "7개",
+    ),
+    # J: an informal "because"
+    ("J", "en", SM, report_text("r2en05"), None),
+    (
+        "J",
+        "en",
+        SM,
+        "Softmax is memory-bound because it does a few flops per byte, so my kernel fuses the five steps into one pass. "
+        + FIG["en"]
+        + " I didn't write a GEMM coz cuBLAS already wins dense GEMM.",
+        None,
+    ),
+    (
+        "J",
+        "en",
+        SM,
+        "Softmax is memory-bound because it does a few flops per byte, so my kernel fuses the five steps into one pass. "
+        + FIG["en"]
+        + " I didn't write a GEMM.",
+        POINT,
     ),
 ]
 
