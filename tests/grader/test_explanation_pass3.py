@@ -15,7 +15,9 @@ A. a speedup after a figure set against a baseline ("tarda 36,9 µs frente a los
 D. Korean "N밖에 … 않다" is "only N": the figure is claimed and checked; "X처럼 N … 않다"
    ("unlike X, not N") gives X its N, affirmed;
 J. informal "cuz", "coz", "'cause" are reason words: "didn't go for gemm cuz cublas wins" says
-   why not a GEMM (a negated reason with a "because", like "I did not write a GEMM because …").
+   why not a GEMM (a negated reason with a "because", like "I did not write a GEMM because …");
+   and Korean "융합되어 …하지 않습니다" is "fused, so not …" (a consequence), while "융합되어
+   있지 않습니다" stays a negated fusion.
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -207,6 +209,25 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         + FIG["en"]
         + " I didn't write a GEMM.",
         POINT,
+    ),
+    ("J", "ko", SM, report_text("r2ko04"), None),
+    (
+        "J",
+        "ko",
+        SM,
+        "소프트맥스는 메모리 바운드입니다. 제 커널은 융합되어 있지 않습니다. "
+        + FIG["ko"]
+        + " GEMM은 cuBLAS가 이미 이기므로 고르지 않았습니다.",
+        POINT,
+    ),
+    (
+        "J",
+        "ko",
+        SM,
+        "소프트맥스는 메모리 바운드입니다. 제 커널은 한 번의 패스로 융합되어 중간 결과를 DRAM에 쓰지 않습니다. "
+        + FIG["ko"]
+        + " GEMM은 cuBLAS가 이미 이기므로 고르지 않았습니다.",
+        None,
     ),
 ]
 
