@@ -13,7 +13,8 @@ A. a speedup after a figure set against a baseline ("tarda 36,9 µs frente a los
    clause's "que la versión ingenua"; and "frente a torch es de 1,62x y frente a torch.compile
    de 1,26x" gives each ratio the baseline that opens it (a bare "1,26x" is a ratio too);
 D. Korean "N밖에 … 않다" is "only N": the figure is claimed and checked; "X처럼 N … 않다"
-   ("unlike X, not N") gives X its N, affirmed;
+   ("unlike X, not N") gives X its N, affirmed; a negation after a consequence ending ("피크의
+   93 %라서 더 빨라질 여지가 없습니다") is the consequence's, the figure is claimed;
 J. informal "cuz", "coz", "'cause" are reason words: "didn't go for gemm cuz cublas wins" says
    why not a GEMM (a negated reason with a "because", like "I did not write a GEMM because …");
    and Korean "융합되어 …하지 않습니다" is "fused, so not …" (a consequence), while "융합되어
@@ -189,6 +190,21 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         SM,
         KO + " " + FIG["ko"] + " 제 커널은 naive처럼 7개 커널을 띄우지 않습니다.",
         "7개",
+    ),
+    ("D", "ko", "c3a-vector-add-1", report_text("ko11"), None),
+    (
+        "D",
+        "ko",
+        SM,
+        KO + " " + FIG["ko"] + " 제 커널은 피크의 50 %라서 더 빨라질 여지가 없습니다.",
+        "50 %",
+    ),
+    (
+        "D",
+        "ko",
+        SM,
+        KO + " " + FIG["ko"] + " 제 커널은 피크의 81 %라서 더 빨라질 여지가 없습니다.",
+        None,
     ),
     # J: an informal "because"
     ("J", "en", SM, report_text("r2en05"), None),
