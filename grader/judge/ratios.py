@@ -76,6 +76,27 @@ def pair_before(
     return a.subject, z.subject
 
 
+def _pronoun_subject(
+    b: str, ms: list[Mention], start: int, context: str | None
+) -> tuple[str, str] | None:
+    """A pronoun subject of the ratio's own clause, after every name before it ("It takes
+    134.7 µs while torch takes 439.7 µs, so it is 3.27× faster"): the sentence's first subject
+    when it is named, else the sentence before's; never the baseline named in between."""
+    lo = clause_start(b, start)
+    pron = [m for m in ms if m.pronoun and lo <= m.start and m.end <= start]
+    named = [m for m in ms if m.what and not m.pronoun and m.end <= start]
+    if not pron or not named or named[-1].end > pron[-1].start:
+        return None
+    first = next((m for m in ms if m.end <= start), None)
+    if first is not None and first.what and not first.pronoun and not first.compared:
+        return first.what, "the pronoun's subject"
+    return (
+        (context, "the pronoun's subject")
+        if first is not None and first.pronoun and context
+        else None
+    )
+
+
 def orient(
     c: Claim,
     b: str,
@@ -106,6 +127,7 @@ def orient(
     who, how = ratio_owner(
         b, [m for m in ms if m is not other], n.start, subject, context, spans, owned
     )
+    who, how = _pronoun_subject(b, ms, n.start, context) or (who, how)
     named_subject = how in ("its clause's subject", "the sentence's subject")
     if other is None:  # none compared with: a baseline's is against yours; yours against
         # the one baseline the sentence names, else unread

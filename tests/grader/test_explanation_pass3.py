@@ -18,7 +18,10 @@ D. Korean "N밖에 … 않다" is "only N": the figure is claimed and checked; "
 J. informal "cuz", "coz", "'cause" are reason words: "didn't go for gemm cuz cublas wins" says
    why not a GEMM (a negated reason with a "because", like "I did not write a GEMM because …");
    and Korean "융합되어 …하지 않습니다" is "fused, so not …" (a consequence), while "융합되어
-   있지 않습니다" stays a negated fusion.
+   있지 않습니다" stays a negated fusion;
+C. a pronoun subject of a ratio's own clause ("It takes 134.7 µs while torch takes 439.7 µs, so
+   it is 3.27× faster") is the sentence's subject (or the sentence before's), never the
+   baseline named in between.
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -243,6 +246,32 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         "소프트맥스는 메모리 바운드입니다. 제 커널은 한 번의 패스로 융합되어 중간 결과를 DRAM에 쓰지 않습니다. "
         + FIG["ko"]
         + " GEMM은 cuBLAS가 이미 이기므로 고르지 않았습니다.",
+        None,
+    ),
+    # C: "so it is N× faster" after "while torch takes …"
+    ("C", "en", XE, report_text("en13"), None),
+    (
+        "C",
+        "en",
+        SM,
+        EN
+        + " My kernel moves 244 MB. It takes 68 µs while torch takes 110 µs, so it is 1.62× faster.",
+        None,
+    ),
+    (
+        "C",
+        "en",
+        SM,
+        EN
+        + " My kernel moves 244 MB. It takes 68 µs while torch takes 110 µs, so it is 2.5× faster.",
+        "2.5×",
+    ),
+    (
+        "C",
+        "en",
+        SM,
+        EN
+        + " My kernel moves 244 MB and takes 68 µs while torch takes 110 µs, so it is 1.62× faster.",
         None,
     ),
 ]
