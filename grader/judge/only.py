@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from grader.judge.attribution import CONTRAST, Mention
 from grader.judge.lang import LANG
 
 _ONLY = re.compile(r"밖에|뿐")
@@ -24,3 +25,22 @@ def negated_after(before: str, after: str) -> bool:
         return False
     then = LANG.consequence.search(after, 0, m.start())
     return not (_ONLY.search(after, 0, m.start()) or _LIKE.search(before) or then)
+
+
+_AFTER_CONTRAST = re.compile(
+    r"(?:" + CONTRAST.pattern + r")\s*(?:(?:the|los|las|el|la|unos|about|~|≈)\s*)?$"
+)
+
+
+def far_side(
+    b: str, ms: list[Mention], start: int, end: int, who: str, how: str
+) -> tuple[str, str]:
+    """A figure right after "frente a", "against", "vs" with no owner of its own is the other
+    side: "tarda 134,7 µs frente a 439,7 µs: 3,27 veces más rápido que torch" is torch's
+    439,7 µs (the baseline the sentence compares with after it), not yours."""
+    if who != "submission" or how in ("linked after it", "named with it"):
+        return who, how
+    if not _AFTER_CONTRAST.search(b, max(0, start - 20), start):
+        return who, how
+    later = [m for m in ms if m.compared and m.what not in ("", "submission") and m.start >= end]
+    return (later[0].what, "the comparison after it") if later else (who, how)

@@ -21,7 +21,10 @@ J. informal "cuz", "coz", "'cause" are reason words: "didn't go for gemm cuz cub
    있지 않습니다" stays a negated fusion;
 C. a pronoun subject of a ratio's own clause ("It takes 134.7 µs while torch takes 439.7 µs, so
    it is 3.27× faster") is the sentence's subject (or the sentence before's), never the
-   baseline named in between.
+   baseline named in between;
+G. a figure right after "frente a" / "against" / "vs" with no owner of its own is the baseline
+   the sentence compares with after it ("tarda 134,7 µs frente a 439,7 µs: 3,27 veces más rápido
+   que torch": torch's 439,7 µs).
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -273,6 +276,38 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         EN
         + " My kernel moves 244 MB and takes 68 µs while torch takes 110 µs, so it is 1.62× faster.",
         None,
+    ),
+    # G: the far side of "frente a" named later
+    ("G", "es", XE, report_text("es09"), None),
+    (
+        "G",
+        "es",
+        SM,
+        ES
+        + " Mi kernel mueve 244 MB y tarda 68 µs frente a 110 µs: 1,62 veces más rápido que torch.",
+        None,
+    ),
+    (
+        "G",
+        "es",
+        SM,
+        ES
+        + " Mi kernel mueve 244 MB y tarda 68 µs frente a 200 µs: 1,62 veces más rápido que torch.",
+        "200 µs",
+    ),
+    (
+        "G",
+        "en",
+        SM,
+        EN + " My kernel moves 244 MB and takes 68 µs against 110 µs, 1.62× faster than torch.",
+        None,
+    ),
+    (
+        "G",
+        "en",
+        SM,
+        EN + " My kernel moves 244 MB and takes 68 µs against 200 µs, 1.62× faster than torch.",
+        "200 µs",
     ),
 ]
 
