@@ -105,11 +105,8 @@ def _units(shown: str, blocks: list[str]) -> list[tuple[str, str, bool]]:
     out: list[tuple[str, str, bool]] = []
     for kind, piece in rendered.pieces(shown, blocks):
         if kind == "code":
-            out += [
-                ("code", rendered.count_line(line.strip()), False)
-                for line in piece.splitlines()
-                if line.strip()
-            ]
+            lines = [rendered.count_line(x.strip()) for x in piece.splitlines() if x.strip()]
+            out += [("code", x, False) for x in lines]
         else:
             found = sentences(piece)
             items = list_items(piece)
@@ -445,6 +442,8 @@ def _classify(c: Claim, before: str, after: str, wide: bool = True) -> None:
         c.quantity = cue
     elif cue == "speed" and (LANG.faster.search(after + " " + before) or LANG.slower.search(after)):
         c.quantity, c.percent_form = "speedup", "more"
+    elif cue == "speed" and LANG.less.search(after[:24]):  # "38 % less time": 1 / (1 − 0.38)
+        c.quantity, c.percent_form = "speedup", "less"
     elif cue == "traffic" and (LANG.less.search(after + " " + before) or LANG.more.search(after)):
         c.quantity, c.percent_form = "traffic_ratio", "less"
 

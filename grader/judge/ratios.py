@@ -151,7 +151,8 @@ def orient(
     more = bool(LANG.more.search(after[:30])) and not LANG.less.search(after[:30])
     v = c.value
     if c.percent_form:
-        v = 1 + v / 100 if c.quantity == "speedup" else 1 / max(1 - v / 100, 1e-9)
+        up = c.quantity == "speedup" and c.percent_form != "less"  # "38 % less time": 1/0.62
+        v = 1 + v / 100 if up else 1 / max(1 - v / 100, 1e-9)
         if (c.quantity == "speedup" and slower) or (c.quantity == "traffic_ratio" and more):
             v = 1 / v
     elif c.quantity == "speedup":

@@ -24,7 +24,8 @@ C. a pronoun subject of a ratio's own clause ("It takes 134.7 µs while torch ta
    baseline named in between;
 G. a figure right after "frente a" / "against" / "vs" with no owner of its own is the baseline
    the sentence compares with after it ("tarda 134,7 µs frente a 439,7 µs: 3,27 veces más rápido
-   que torch": torch's 439,7 µs).
+   que torch": torch's 439,7 µs);
+E. "38 % less time than torch" is a speedup of 1 / (1 − 0.38) = 1.61×.
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -308,6 +309,24 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         SM,
         EN + " My kernel moves 244 MB and takes 68 µs against 200 µs, 1.62× faster than torch.",
         "200 µs",
+    ),
+    # E: a percentage of time less
+    ("E", "en", SM, report_text("en07"), None),
+    ("E", "en", SM, EN + " My kernel moves 244 MB and takes 38 % less time than torch.", None),
+    ("E", "en", SM, EN + " My kernel moves 244 MB and takes 60 % less time than torch.", "60 %"),
+    (
+        "E",
+        "es",
+        SM,
+        ES + " Mi kernel mueve 244 MB y tarda un 38 % menos de tiempo que torch.",
+        None,
+    ),
+    (
+        "E",
+        "es",
+        SM,
+        ES + " Mi kernel mueve 244 MB y tarda un 60 % menos de tiempo que torch.",
+        "60 %",
     ),
 ]
 
