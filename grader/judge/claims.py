@@ -36,7 +36,7 @@ from grader.judge.attribution import (
 )
 from grader.judge.claim import Claim, Sentence, list_items, sentences
 from grader.judge.lang import LANG, language_of
-from grader.judge.only import far_side, negated_after
+from grader.judge.only import far_side, negated_after, per_item
 from grader.judge.qualitative import comparisons, single_kernel
 from grader.judge.ratios import NOT_OURS, OTHER, _clause, orient, pair_before
 from grader.judge.scope import DIM_HINT, WORD_DIM, case_mentions
@@ -285,6 +285,8 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
                 elif q in ("traffic",) and c.quantity == "traffic":
                     c.direction = direction
                 break
+    if c.quantity == "traffic" and per_item(before, after):  # "one add per 12 bytes"
+        c.quantity = "intensity"
     if c.quantity == "traffic" and metric is None:
         c.direction = _direction(b, n, prev)
     if c.quantity == "ratio":  # "110 MB frente a 1,24 GB de la ingenua (11,21 veces menos)"

@@ -44,3 +44,16 @@ def far_side(
         return who, how
     later = [m for m in ms if m.compared and m.what not in ("", "submission") and m.start >= end]
     return (later[0].what, "the comparison after it") if later else (who, how)
+
+
+_PER_BEFORE = re.compile(r"(?<![\w])(?:per|por|every|cada)\s*(?:~|≈|about|unos)?\s*$|요소당\s*$")
+_PER_AFTER = re.compile(
+    r"^\s*(?:per|por|for each|para cada|de cada)\s+(?:an? |un |una )?(?:elements?|elementos?|"
+    r"adds?|sumas?|ops?|operations?|operaci[oó]n|values?|valor(?:es)?|floats?|items?)(?![\w])"
+)
+
+
+def per_item(before: str, after: str) -> bool:
+    """A byte figure per element or per operation ("one add per 12 bytes", "12 bytes per
+    element", "요소당 12바이트") is a size per item, never the kernel's DRAM traffic."""
+    return bool(_PER_BEFORE.search(before) or _PER_AFTER.match(after))

@@ -25,7 +25,9 @@ C. a pronoun subject of a ratio's own clause ("It takes 134.7 µs while torch ta
 G. a figure right after "frente a" / "against" / "vs" with no owner of its own is the baseline
    the sentence compares with after it ("tarda 134,7 µs frente a 439,7 µs: 3,27 veces más rápido
    que torch": torch's 439,7 µs);
-E. "38 % less time than torch" is a speedup of 1 / (1 − 0.38) = 1.61×.
+E. "38 % less time than torch" is a speedup of 1 / (1 − 0.38) = 1.61×;
+I. a byte figure per item ("one add per 12 bytes", "12 bytes per element") is not the kernel's
+   DRAM traffic (not checked as it); "100 MB per run" still is.
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -327,6 +329,31 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         SM,
         ES + " Mi kernel mueve 244 MB y tarda un 60 % menos de tiempo que torch.",
         "60 %",
+    ),
+    # I: bytes per element
+    ("I", "en", "c3a-vector-add-1", report_text("en15"), None),
+    (
+        "I",
+        "en",
+        SM,
+        EN
+        + " My kernel moves 244 MB. It reads 12 bytes per element and is 1.62× faster than torch.",
+        None,
+    ),
+    (
+        "I",
+        "en",
+        SM,
+        EN + " My kernel moves 100 MB per run and is 1.62× faster than torch.",
+        "100 MB",
+    ),
+    (
+        "I",
+        "es",
+        SM,
+        ES
+        + " Mi kernel mueve 244 MB, una suma por cada 12 bytes, y es 1,62 veces más rápido que torch.",
+        None,
     ),
 ]
 
