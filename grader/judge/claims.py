@@ -36,7 +36,7 @@ from grader.judge.attribution import (
 )
 from grader.judge.claim import Claim, Sentence, list_items, sentences
 from grader.judge.lang import LANG, language_of
-from grader.judge.only import far_side, negated_after, per_item
+from grader.judge.only import far_side, negated_after, per_item, uses
 from grader.judge.qualitative import comparisons, single_kernel
 from grader.judge.ratios import NOT_OURS, OTHER, _clause, orient, pair_before
 from grader.judge.scope import DIM_HINT, WORD_DIM, case_mentions
@@ -437,7 +437,7 @@ def _classify(c: Claim, before: str, after: str, wide: bool = True) -> None:
             return
     cue = _nearest_cue(
         before,
-        after,
+        uses(after),
         ["tensor_pipe", "sm_throughput", "occupancy", "l2_hit", "pct_of_peak", "speed", "traffic"],
     )
     if cue in ("tensor_pipe", "sm_throughput", "occupancy", "l2_hit", "pct_of_peak"):

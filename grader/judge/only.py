@@ -57,3 +57,12 @@ def per_item(before: str, after: str) -> bool:
     """A byte figure per element or per operation ("one add per 12 bytes", "12 bytes per
     element", "요소당 12바이트") is a size per item, never the kernel's DRAM traffic."""
     return bool(_PER_BEFORE.search(before) or _PER_AFTER.match(after))
+
+
+_USES = re.compile(r"^\s*(?:을|를)\s*(?:쓰|씁|썼|사용)")
+
+
+def uses(after: str) -> str:
+    """Korean "81 %를 쓰고" is "uses 81 %" (쓰다: to use), not a write: that 쓰 is no traffic
+    cue for the percentage before it."""
+    return _USES.sub(lambda m: " " * len(m.group(0)), after)

@@ -27,7 +27,8 @@ G. a figure right after "frente a" / "against" / "vs" with no owner of its own i
    que torch": torch's 439,7 µs);
 E. "38 % less time than torch" is a speedup of 1 / (1 − 0.38) = 1.61×;
 I. a byte figure per item ("one add per 12 bytes", "12 bytes per element") is not the kernel's
-   DRAM traffic (not checked as it); "100 MB per run" still is.
+   DRAM traffic (not checked as it); "100 MB per run" still is;
+E2. Korean "피크 대역폭의 81 %를 쓰고" is "uses 81 % of the peak" (쓰다: to use), not a write.
 
 Each case: (class, language, grading, text, what a refusal must name; None: backed)."""
 
@@ -355,6 +356,10 @@ CASES: list[tuple[str, str, str, str, str | None]] = [
         + " Mi kernel mueve 244 MB, una suma por cada 12 bytes, y es 1,62 veces más rápido que torch.",
         None,
     ),
+    # E2: "N %를 쓰고" uses N % of the peak
+    ("E", "ko", SM, report_text("ko05"), None),
+    ("E", "ko", SM, KO + " " + FIG["ko"] + " 제 커널은 DRAM 피크 대역폭의 81 %를 씁니다.", None),
+    ("E", "ko", SM, KO + " " + FIG["ko"] + " 제 커널은 DRAM 피크 대역폭의 40 %를 씁니다.", "40 %"),
 ]
 
 
