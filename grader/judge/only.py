@@ -1,4 +1,7 @@
-"""A negation after a figure that does not negate it. Korean "N밖에 … 않다" is "only N" (an
+"""Readings of claims.py kept here (claims.py is at its size limit): a figure's negation,
+the far side of a contrast, a size per item, Korean "N %를 쓰고".
+
+A negation after a figure that does not negate it. Korean "N밖에 … 않다" is "only N" (an
 affirmative: "36.6 µs밖에 걸리지 않습니다" claims 36.6 µs), and "X처럼 N … 않다" is "unlike X,
 not N": the N is X's, affirmed ("naive처럼 9개 커널을 띄우지 않습니다": the naive nine). A
 negation after a consequence ending ("피크의 93 %라서 더 빨라질 여지가 없습니다") is the
