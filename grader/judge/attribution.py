@@ -463,11 +463,15 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
     ]
     if right_before:  # "나이브 버전보다 4.16배 적은 …, torch보다 1.62배": each its own
         return right_before[-1]
-    # after it, unless another ratio stands between: "Frente a torch es 1,62 veces más rápido
-    # … y 5,20 veces más rápido que la versión ingenua": the naive version is the 5,20's
+    # after it, unless another ratio stands between ("Frente a torch es 1,62 veces … y 5,20
+    # veces más rápido que la versión ingenua": the 5,20's), or it opens its own ratio and one
+    # before opens this ("frente a torch es de 1,62x y frente a torch.compile de 1,26x")
     after = [m for m in objs if end <= m.start <= hi and not _A_RATIO.search(b, end, m.start)]
+    own = [m for m in objs if lo <= m.end <= start and not _A_RATIO.search(b, m.end, start)]
     if after:
-        return after[0]
+        return own[-1] if own and _A_RATIO.search(b, after[0].end, hi) else after[0]
+    # after a contrast before it ("36,9 µs frente a los 45,6 µs de torch, es decir, 12,35 veces")
+    objs = sorted(objs + [m for m in ms if _contrasted(b, m)], key=lambda m: m.end)
     inside = [m for m in objs if lo <= m.end <= start]
     if inside:
         return inside[-1]
@@ -475,7 +479,13 @@ def compared_with(b: str, ms: list[Mention], start: int, end: int) -> Mention | 
     return anywhere[-1] if anywhere else None
 
 
-_A_RATIO = re.compile(r"\d\s*(?:" + LANG.ratio_units + r")")
+def _contrasted(b: str, m: Mention) -> bool:  # "frente a los 45,6 µs de torch", "against"
+    if m.compared or m.pronoun or m.what in ("", "submission", "ceiling"):
+        return False
+    return bool(CONTRAST.search(b, clause_start(b, m.start), m.start))
+
+
+_A_RATIO = re.compile(r"\d(?:\s*(?:" + LANG.ratio_units + r")|x(?![\w]))")  # "1,26x" too
 _JUST_COMPARED = re.compile(
     r"\s*(?:" + LANG.compare_after.pattern + r")\s*(?:(?:" + LANG.approx.pattern + r")\s*)?"
 )

@@ -36,6 +36,7 @@ from grader.judge.attribution import (
 )
 from grader.judge.claim import Claim, Sentence, list_items, sentences
 from grader.judge.lang import LANG, language_of
+from grader.judge.only import far_side, negated_after, per_item, uses
 from grader.judge.qualitative import comparisons, single_kernel
 from grader.judge.ratios import NOT_OURS, OTHER, _clause, orient, pair_before
 from grader.judge.scope import DIM_HINT, WORD_DIM, case_mentions
@@ -104,7 +105,8 @@ def _units(shown: str, blocks: list[str]) -> list[tuple[str, str, bool]]:
     out: list[tuple[str, str, bool]] = []
     for kind, piece in rendered.pieces(shown, blocks):
         if kind == "code":
-            out += [("code", line.strip(), False) for line in piece.splitlines() if line.strip()]
+            lines = [rendered.count_line(x.strip()) for x in piece.splitlines() if x.strip()]
+            out += [("code", x, False) for x in lines]
         else:
             found = sentences(piece)
             items = list_items(piece)
@@ -262,9 +264,7 @@ def _relation(c: Claim, b: str, n: numbers.Num) -> None:
                 break
     if bound is not None:
         c.relation = bound
-    neg = LANG.negation.search(before[-24:]) or (
-        LANG.negation_after.pattern and LANG.negation_after.search(after)
-    )
+    neg = LANG.negation.search(before[-24:]) or negated_after(b[lo : n.start], after)
     if neg:
         c.negated = True
         c.relation = {"=": "!=", "≈": "!=", ">=": "<", "<=": ">"}[c.relation]
@@ -285,6 +285,8 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
                 elif q in ("traffic",) and c.quantity == "traffic":
                     c.direction = direction
                 break
+    if c.quantity == "traffic" and per_item(before, after):  # "one add per 12 bytes"
+        c.quantity = "intensity"
     if c.quantity == "traffic" and metric is None:
         c.direction = _direction(b, n, prev)
     if c.quantity == "ratio":  # "110 MB frente a 1,24 GB de la ingenua (11,21 veces menos)"
@@ -435,13 +437,15 @@ def _classify(c: Claim, before: str, after: str, wide: bool = True) -> None:
             return
     cue = _nearest_cue(
         before,
-        after,
+        uses(after),
         ["tensor_pipe", "sm_throughput", "occupancy", "l2_hit", "pct_of_peak", "speed", "traffic"],
     )
     if cue in ("tensor_pipe", "sm_throughput", "occupancy", "l2_hit", "pct_of_peak"):
         c.quantity = cue
     elif cue == "speed" and (LANG.faster.search(after + " " + before) or LANG.slower.search(after)):
         c.quantity, c.percent_form = "speedup", "more"
+    elif cue == "speed" and LANG.less.search(after[:24]):  # "38 % less time": 1 / (1 − 0.38)
+        c.quantity, c.percent_form = "speedup", "less"
     elif cue == "traffic" and (LANG.less.search(after + " " + before) or LANG.more.search(after)):
         c.quantity, c.percent_form = "traffic_ratio", "less"
 
@@ -483,6 +487,7 @@ def _whose(
         orient(c, b, ms, n, context, spans, owned, pair_before(b, n, found, done or []))
         return
     who, how = owner(b, ms, n.start, n.end, prev_end, context, spans)
+    who, how = far_side(b, ms, n.start, n.end, who, how) if who else (who, how)
     if who is None:
         c.unread = "whose is it? name the implementation (yours, the naive version, torch)"
         return

@@ -24,6 +24,7 @@ from grader.judge import claimblock, claims, facts, numbers, points
 from grader.judge.claims import Claim
 from grader.judge.lang import language_of
 from grader.judge.rendered import prose_only, split_block, visible
+from grader.judge.sources import named_source
 from grader.models import Citable, ExplanationCheck, Fact, RubricSpec
 
 QUANTITIES: dict[str, tuple[str, ...]] = {
@@ -173,7 +174,7 @@ def _pair_facts(c: Claim, cite: Citable) -> list[Fact]:
     return out
 
 
-def _candidates(c: Claim, cite: Citable) -> list[Fact]:
+def _candidates(c: Claim, cite: Citable, by_source: bool = True) -> list[Fact]:
     kinds = QUANTITIES[c.quantity]
     if c.quantity in ("speedup", "traffic_ratio") and _subject(c) != "submission":
         return _at_shape(c, cite, _pair_facts(c, cite))
@@ -184,6 +185,9 @@ def _candidates(c: Claim, cite: Citable) -> list[Fact]:
         pool = [f for f in pool if f.impl == _subject(c)]
     if c.quantity == "traffic":
         pool = [f for f in pool if f.label == TRAFFIC_LABELS[c.direction]]
+    source = named_source(c) if c.quantity == "time" and by_source else None
+    if source and any(f.source == source for f in pool):
+        pool = [f for f in pool if f.source == source]
     return _at_shape(c, cite, pool)
 
 
@@ -302,6 +306,13 @@ def check_claim(c: Claim, cite: Citable | None, rubric: RubricSpec) -> dict[str,
     if not ok:
         others = "; ".join(facts.describe(f) for f in found if f is not best)[:400]
         also = f" Also measured: {others}." if others else ""
+        unnamed = [f for f in _candidates(c, cite, by_source=False) if f not in found]
+        if unnamed:  # the time of the source the student did not name: shown, not checked
+            also += (
+                f" You named the {best.source} time; the other one (not checked): "
+                + "; ".join(facts.describe(f) for f in unnamed)[:300]
+                + "."
+            )
         off = (
             f" — off by {_rel(c, best):.0%}, more than {tol:.0%}"
             if c.relation in ("=", "≈")

@@ -65,8 +65,26 @@ def _tokens(s: str) -> list[str]:
 _COPULA = re.compile(r"^\W*[^\W\d_][\w-]*(?: [^\W\d_][\w-]*)? (?:is|are|es|está|son|están) ")
 
 
+# "Palabras clave: fusión, memory-bound, GEMM.", "키워드: 융합, 메모리 바운드, GEMM.": a short
+# label, a colon, then items of a few words each split by commas: a list of words, whatever
+# the label's language
+_LABEL = re.compile(r"^\W*((?:[^\W\d_][\w'’-]*\s*){1,3}):\s*(.+?)\W*$")
+_ITEMS = re.compile(r"\s*[,，、;·]\s*")
+
+
+def keyword_list(s: str) -> bool:
+    """Is the sentence a labelled list of words ("Keywords: a, b, c.")?"""
+    m = _LABEL.match(s.strip())
+    if not m:
+        return False
+    items = [x for x in _ITEMS.split(m.group(2)) if x.strip()]
+    return len(items) >= 2 and all(len(_tokens(x)) <= 3 for x in items)
+
+
 def _real_sentence(s: str, every: list[re.Pattern[str]]) -> bool:
     """A sentence, not a word or a list of words: enough words besides the points' words."""
+    if keyword_list(s):
+        return False
     korean = bool(re.search(r"[\uac00-\ud7a3]", s))
     rest = s
     for pat in every:

@@ -76,6 +76,27 @@ def pair_before(
     return a.subject, z.subject
 
 
+def _pronoun_subject(
+    b: str, ms: list[Mention], start: int, context: str | None
+) -> tuple[str, str] | None:
+    """A pronoun subject of the ratio's own clause, after every name before it ("It takes
+    134.7 µs while torch takes 439.7 µs, so it is 3.27× faster"): the sentence's first subject
+    when it is named, else the sentence before's; never the baseline named in between."""
+    lo = clause_start(b, start)
+    pron = [m for m in ms if m.pronoun and lo <= m.start and m.end <= start]
+    named = [m for m in ms if m.what and not m.pronoun and m.end <= start]
+    if not pron or not named or named[-1].end > pron[-1].start:
+        return None
+    first = next((m for m in ms if m.end <= start), None)
+    if first is not None and first.what and not first.pronoun and not first.compared:
+        return first.what, "the pronoun's subject"
+    return (
+        (context, "the pronoun's subject")
+        if first is not None and first.pronoun and context
+        else None
+    )
+
+
 def orient(
     c: Claim,
     b: str,
@@ -106,6 +127,7 @@ def orient(
     who, how = ratio_owner(
         b, [m for m in ms if m is not other], n.start, subject, context, spans, owned
     )
+    who, how = _pronoun_subject(b, ms, n.start, context) or (who, how)
     named_subject = how in ("its clause's subject", "the sentence's subject")
     if other is None:  # none compared with: a baseline's is against yours; yours against
         # the one baseline the sentence names, else unread
@@ -129,7 +151,8 @@ def orient(
     more = bool(LANG.more.search(after[:30])) and not LANG.less.search(after[:30])
     v = c.value
     if c.percent_form:
-        v = 1 + v / 100 if c.quantity == "speedup" else 1 / max(1 - v / 100, 1e-9)
+        up = c.quantity == "speedup" and c.percent_form != "less"  # "38 % less time": 1/0.62
+        v = 1 + v / 100 if up else 1 / max(1 - v / 100, 1e-9)
         if (c.quantity == "speedup" and slower) or (c.quantity == "traffic_ratio" and more):
             v = 1 / v
     elif c.quantity == "speedup":

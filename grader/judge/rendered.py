@@ -172,6 +172,26 @@ def _cell(impl: str, value: str, label: str) -> str:
     return f"{impl}: {value} {label}."
 
 
+_COUNT_LABEL = re.compile(
+    r"^\W*(?:number of |n\.? ?(?:de |of )?|nº ?(?:de )?|# ?)?(?:kernels?|launch(?:es)?|"
+    r"lanzamientos?|kernels? launched|커널(?: ?수| ?개수)?)"
+    r"\s*(?:count|launched|lanzados)?\s*[:=]\s*",
+    re.IGNORECASE,
+)
+_BARE_COUNT = re.compile(r"(?<![\w.,])(\d+)(?![\w.,]*\s*(?:kernels?|커널|개))(?=\s*(?:[,;)]|$|\s))")
+
+
+def count_line(line: str) -> str:
+    """A labelled line of counts ("kernels: mine 3, naive 5", "커널 수: 제 커널 1, naive 5"):
+    each bare whole number is a kernel count ("mine 3 kernels, naive 5 kernels"), checked like
+    one written in a sentence."""
+    m = _COUNT_LABEL.match(line)
+    if not m:
+        return line
+    rest = _BARE_COUNT.sub(lambda n: f"{n.group(1)} kernels", line[m.end() :])
+    return rest
+
+
 def column_tables(s: str) -> str:
     """A table whose header row names the implementations ("| | my kernel | torch | naive |"):
     each cell a sentence of its column's implementation ("torch: 248 MB DRAM traffic.")."""

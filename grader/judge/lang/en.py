@@ -165,7 +165,18 @@ TABLE: dict[str, object] = {
     # a comparison said as a hypothesis is no claim: "beating it would need TMA"
     "hypothetical": [r"\bwould\b", r"\bcould\b", r"\bmight\b", r"\bto (?:beat|outperform)\b"],
     "negation_after": [],
-    "because": [r"because", r"since", r"as", r"so", r"therefore", r"hence", r"which is why"],
+    "because": [
+        r"because",
+        r"since",
+        r"as",
+        r"so",
+        r"therefore",
+        r"hence",
+        r"which is why",
+        r"cuz",  # informal spellings: "didn't go for gemm cuz cublas already wins"
+        r"coz",
+        r"'cause",
+    ],
     # a consequence after a point's words: its negation is not the point's ("fuses every step
     # so that no intermediate returns to DRAM")
     "consequence": [

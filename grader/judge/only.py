@@ -1,0 +1,71 @@
+"""Readings of claims.py kept here (claims.py is at its size limit): a figure's negation,
+the far side of a contrast, a size per item, Korean "N %를 쓰고".
+
+A negation after a figure that does not negate it. Korean "N밖에 … 않다" is "only N" (an
+affirmative: "36.6 µs밖에 걸리지 않습니다" claims 36.6 µs), and "X처럼 N … 않다" is "unlike X,
+not N": the N is X's, affirmed ("naive처럼 9개 커널을 띄우지 않습니다": the naive nine). A
+negation after a consequence ending ("피크의 93 %라서 더 빨라질 여지가 없습니다") is the
+consequence's, not the figure's."""
+
+from __future__ import annotations
+
+import re
+
+from grader.judge.attribution import CONTRAST, Mention
+from grader.judge.lang import LANG
+
+_ONLY = re.compile(r"밖에|뿐")
+_LIKE = re.compile(r"처럼")
+
+
+def negated_after(before: str, after: str) -> bool:
+    """Does a negation after the figure (in `after`, the rest of its clause) negate it?
+    `before`: its clause up to the figure."""
+    if not LANG.negation_after.pattern:
+        return False
+    m = LANG.negation_after.search(after)
+    if m is None:
+        return False
+    then = LANG.consequence.search(after, 0, m.start())
+    return not (_ONLY.search(after, 0, m.start()) or _LIKE.search(before) or then)
+
+
+_AFTER_CONTRAST = re.compile(
+    r"(?:" + CONTRAST.pattern + r")\s*(?:(?:the|los|las|el|la|unos|about|~|≈)\s*)?$"
+)
+
+
+def far_side(
+    b: str, ms: list[Mention], start: int, end: int, who: str, how: str
+) -> tuple[str, str]:
+    """A figure right after "frente a", "against", "vs" with no owner of its own is the other
+    side: "tarda 134,7 µs frente a 439,7 µs: 3,27 veces más rápido que torch" is torch's
+    439,7 µs (the baseline the sentence compares with after it), not yours."""
+    if who != "submission" or how in ("linked after it", "named with it"):
+        return who, how
+    if not _AFTER_CONTRAST.search(b, max(0, start - 20), start):
+        return who, how
+    later = [m for m in ms if m.compared and m.what not in ("", "submission") and m.start >= end]
+    return (later[0].what, "the comparison after it") if later else (who, how)
+
+
+_PER_BEFORE = re.compile(r"(?<![\w])(?:per|por|every|cada)\s*(?:~|≈|about|unos)?\s*$|요소당\s*$")
+_PER_AFTER = re.compile(
+    r"^\s*(?:per|por|for each|para cada|de cada)\s+(?:an? |un |una )?(?:elements?|elementos?|"
+    r"adds?|sumas?|ops?|operations?|operaci[oó]n|values?|valor(?:es)?|floats?|items?)(?![\w])"
+)
+
+
+def per_item(before: str, after: str) -> bool:
+    """A byte figure per element or per operation ("one add per 12 bytes", "12 bytes per
+    element", "요소당 12바이트") is a size per item, never the kernel's DRAM traffic."""
+    return bool(_PER_BEFORE.search(before) or _PER_AFTER.match(after))
+
+
+_USES = re.compile(r"^\s*(?:을|를)\s*(?:쓰|씁|썼|사용)")
+
+
+def uses(after: str) -> str:
+    """Korean "81 %를 쓰고" is "uses 81 %" (쓰다: to use), not a write: that 쓰 is no traffic
+    cue for the percentage before it."""
+    return _USES.sub(lambda m: " " * len(m.group(0)), after)
