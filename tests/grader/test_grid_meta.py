@@ -44,6 +44,8 @@ READS = {
     "get": 'return (triton.cdiv(n, meta.get("BLOCK", 1024)),)',
     "copy": 'm = meta.copy()\nm["BLOCK"] = 0\nreturn (triton.cdiv(n, meta["BLOCK"]),)',
     "union": 'm = meta | {"EXTRA": 1}\nreturn (triton.cdiv(n, m["BLOCK"]),)',
+    # an int argument read from meta: under the interpreter a triton.language scalar
+    "int_argument": 'return (triton.cdiv(meta["n"], meta["BLOCK"]),)',
     "len_keys": "assert len(meta) >= 1 and 'BLOCK' in meta\nreturn (triton.cdiv(n, 1024),)",
 }
 WRITES = {

@@ -362,11 +362,18 @@ class LaunchCounter:
 
 
 def _plain_grid(grid: Any, counter: LaunchCounter) -> Any:
-    """A grid is Python ints (a tuple of up to three, or one): a tensor there would be read on
-    the host by the launch (`range(grid[0])`), with the dispatch watch off."""
+    """A grid is up to three ints: a torch tensor there would be read on the host by the
+    launch (`range(grid[0])`), with the dispatch watch off. (Under the interpreter a grid
+    function's `meta` holds the launch's int arguments as triton.language scalars: those are
+    the ints the launch was given, and a GPU hands the grid the ints themselves.)"""
+    import triton.language as tl
+
     dims = grid if isinstance(grid, tuple | list) else (grid,)
-    if len(dims) > 3 or not all(type(g) is int or isinstance(g, bool) for g in dims):
-        kinds = sorted({type(g).__name__ for g in dims if type(g) is not int})
+    ok = (int, tl.tensor)
+    if len(dims) > 3 or not all(
+        isinstance(g, ok) and not isinstance(g, torch.Tensor) for g in dims
+    ):
+        kinds = sorted({type(g).__name__ for g in dims if not isinstance(g, ok)})
         why = (
             f"a grid of {', '.join(kinds) or 'more than three numbers'}: a grid is up to three ints"
         )
