@@ -195,9 +195,8 @@ def main() -> int:
             module = importlib.util.module_from_spec(spec)
             sys.modules["submission"] = module
             spec.loader.exec_module(module)
-            interp_names.install(
-                module
-            )  # under the interpreter: `from triton.language import load`
+            # under the interpreter: `from triton.language import load` called by its name
+            interp_names.install(module)
             entry = getattr(module, job["entry"])
             if counter.launches:  # a launch at import: Triton's interpreter fills the module
                 raise ImportLaunch(  # with its own globals then, before the file's own
@@ -395,12 +394,6 @@ def gpu_stage(
     wire.write_frame(out, {"type": "tuned", "configs": forcer.picked()})
 
 
-if __name__ == "__main__":
-    code = main()
-    sys.stdout.flush()
-    os._exit(code)  # skip interpreter teardown: the submission's atexit hooks get no say
-
-
 def _forgetting(entry: Any, forcer: guards.ConfigForcer) -> Any:
     """The entry as a timed round calls it: after every autotuner's `best_config` is forgotten,
     as before every checked call (`ConfigForcer.reset`): every call looks the same."""
@@ -410,3 +403,9 @@ def _forgetting(entry: Any, forcer: guards.ConfigForcer) -> Any:
         return entry(*args)
 
     return call
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    os._exit(code)  # skip interpreter teardown: the submission's atexit hooks get no say
