@@ -164,6 +164,18 @@ _NOT_LINK = re.compile(
 )
 
 
+def _linked_after(b: str, m: Mention, end: int) -> bool:
+    """The mention right after a number owns it: "244 MB for my kernel", "(naive)"."""
+    gap = b[end : m.start]
+    linked = (
+        len(gap) <= 30
+        and LANG.link_after.match(gap)
+        and not _CLAUSE_WORDS.search(gap)
+        and not _holds_figure(b, m)  # "244 MB (naive, 1.02 GB)": the paren is naive's own
+    )
+    return bool(linked and not _BREAK.search(gap.strip(" (")) and not _NOT_LINK.search(gap))
+
+
 def owner(
     b: str,
     ms: list[Mention],
@@ -201,19 +213,9 @@ def owner(
             and re.fullmatch(r"(?:" + LANG.possessive.pattern + r")\s*", gap)
         ):
             return m.what, "named with it"
-    # linked right after it: "244 MB for my kernel", "(naive)"
     after = [m for m in named if m.start >= end]
-    if after:
-        m = after[0]
-        gap = b[end : m.start]
-        linked = (
-            len(gap) <= 30
-            and LANG.link_after.match(gap)
-            and not _CLAUSE_WORDS.search(gap)
-            and not _holds_figure(b, m)  # "244 MB (naive, 1.02 GB)": the paren is naive's own
-        )
-        if linked and not _BREAK.search(gap.strip(" (")) and not _NOT_LINK.search(gap):
-            return m.what, "linked after it"
+    if after and _linked_after(b, after[0], end):
+        return after[0].what, "linked after it"
     lo = clause_start(b, start)
     subj = [m for m in before if not m.compared and not _linked(b, m, spans)]
     if subj:

@@ -46,7 +46,15 @@ def far_side(
     if not _AFTER_CONTRAST.search(b, max(0, start - 20), start):
         return who, how
     later = [m for m in ms if m.compared and m.what not in ("", "submission") and m.start >= end]
-    return (later[0].what, "the comparison after it") if later else (who, how)
+    if not later:
+        return who, how
+    # the comparison must be this figure's: not past the parenthesis it is in, nor past a
+    # new subject ("(1.0 GB against 241 MB), and my kernel … than torch" keeps 241 MB yours)
+    between = b[end : later[0].start]
+    mine = any(m.what == "submission" and end <= m.start < later[0].start for m in ms)
+    if ")" in between or mine:
+        return who, how
+    return later[0].what, "the comparison after it"
 
 
 _PER_BEFORE = re.compile(r"(?<![\w])(?:per|por|every|cada)\s*(?:~|≈|about|unos)?\s*$|요소당\s*$")

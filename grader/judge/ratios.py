@@ -97,6 +97,33 @@ def _pronoun_subject(
     )
 
 
+def _oriented_value(c: Claim, before: str, after: str) -> float:
+    """A ratio's value as the subject's against the other side: 'N× slower' 1/N, 'N× more
+    traffic' 1/N, '58 % faster' 1.58, '76 % less' 1/0.24, '38 % less time' 1/0.62."""
+    around = after + " " + before[-30:]
+    slower = bool(LANG.slower.search(after)) and not LANG.faster.search(after[:20])
+    more = bool(LANG.more.search(after[:30])) and not LANG.less.search(after[:30])
+    v = c.value
+    if c.percent_form:
+        up = c.quantity == "speedup" and c.percent_form != "less"  # "38 % less time": 1/0.62
+        v = 1 + v / 100 if up else 1 / max(1 - v / 100, 1e-9)
+        if (c.quantity == "speedup" and slower) or (c.quantity == "traffic_ratio" and more):
+            v = 1 / v
+    elif c.quantity == "speedup":
+        if (
+            slower
+            or re.search(r"(?:the|el|la|del) (?:time|tiempo)|시간", after[:30])
+            # "tarda 0,0369 ms, 1,24 veces más que torch": more time, slower
+            or (more and not LANG.faster.search(after[:30]))
+        ):
+            v = 1 / v
+    elif more or (
+        not LANG.less.search(around) and v < 1 and not re.search(r"ratio|raz[oó]n|비율", around)
+    ):
+        v = 1 / v
+    return v
+
+
 def orient(
     c: Claim,
     b: str,
@@ -146,27 +173,7 @@ def orient(
     if pair is not None:  # "los 1,02 GB de la ingenua son 4,16 veces más que los 244 MB míos"
         who, other_what = pair
     who = who or "submission"
-    around = after + " " + before[-30:]
-    slower = bool(LANG.slower.search(after)) and not LANG.faster.search(after[:20])
-    more = bool(LANG.more.search(after[:30])) and not LANG.less.search(after[:30])
-    v = c.value
-    if c.percent_form:
-        up = c.quantity == "speedup" and c.percent_form != "less"  # "38 % less time": 1/0.62
-        v = 1 + v / 100 if up else 1 / max(1 - v / 100, 1e-9)
-        if (c.quantity == "speedup" and slower) or (c.quantity == "traffic_ratio" and more):
-            v = 1 / v
-    elif c.quantity == "speedup":
-        if (
-            slower
-            or re.search(r"(?:the|el|la|del) (?:time|tiempo)|시간", after[:30])
-            # "tarda 0,0369 ms, 1,24 veces más que torch": more time, slower
-            or (more and not LANG.faster.search(after[:30]))
-        ):
-            v = 1 / v
-    elif more or (
-        not LANG.less.search(around) and v < 1 and not re.search(r"ratio|raz[oó]n|비율", around)
-    ):
-        v = 1 / v
+    v = _oriented_value(c, before, after)
     c.percent_form = None
     if who == other_what and who != "submission" and not named_subject:
         # nothing is compared with itself: "…cuBLAS ya gana la GEMM. Frente a torch es 1,62

@@ -143,6 +143,7 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
         _nothing,
         (401, 403, 403, 404, 404),
     ),
+    ("GET", "/api/similarity/{checkpoint}/summary.csv"): (_nothing, API_STAFF),
     ("GET", "/api/users/me"): (_nothing, API_ALL),
     ("GET", "/api/users"): (_nothing, API_STAFF),
     ("POST", "/api/users/import"): (lambda c: {"json": {"csv": "name\nzed\n"}}, API_STAFF),
@@ -209,6 +210,16 @@ MATRIX: dict[tuple[str, str], tuple[Body, tuple[Expect, ...]]] = {
     ("GET", "/leaderboard/{checkpoint}/grades.csv"): (_nothing, PAGE_STAFF),
     ("GET", "/gradebook.csv"): (_nothing, PAGE_STAFF),
     ("GET", "/similarity/{checkpoint}"): (_nothing, PAGE_STAFF),
+    ("GET", "/similarity/{checkpoint}/summary.csv"): (_nothing, PAGE_STAFF),
+    ("POST", "/similarity/{checkpoint}/handouts"): (
+        lambda c: {"data": {"csrf": c["csrf"]}, "files": [("upload", ("h.py", "x = 1\n"))]},
+        (SIGNIN, 403, 403, (303, "/similarity/"), (303, "/similarity/")),
+    ),
+    # a fresh world has none registered: staff get the page saying there is no such handout
+    ("POST", "/similarity/{checkpoint}/handouts/{name}/remove"): (
+        lambda c: {"data": {"csrf": c["csrf"]}},
+        (SIGNIN, 403, 403, 404, 404),
+    ),
     ("POST", "/submissions/{sid}/override"): (
         lambda c: {"data": {"level": "2", "note": "matrix", "csrf": c["csrf"]}},
         (SIGNIN, 403, 403, TO_SUB, TO_SUB),

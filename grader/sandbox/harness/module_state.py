@@ -23,28 +23,48 @@ def state_print(module: Any) -> dict[str, Any]:
     defaults, closure cells and attributes, of Triton's kernel objects an autotuner's configs
     (`_kernel_print`). State too large or deep to read whole is said so (OVERFLOW): then every
     call is refused."""
-    from triton.runtime.jit import KernelInterface
+    reader = _Reader(module.__name__)
+    out = {
+        k: reader.fp(v, 0)
+        for k, v in vars(module).items()
+        if not k.startswith("__") and type(v).__name__ != "module"
+    }
+    if reader.overflow:
+        out[OVERFLOW] = sorted(set(reader.overflow))
+    return out
 
-    budget = [MAX_STATE]
-    seen: set[int] = set()
-    overflow: list[str] = []
 
-    def fp(v: Any, depth: int) -> Any:
-        budget[0] -= 1
-        if budget[0] < 0 or depth > MAX_DEPTH:
-            overflow.append("objects" if budget[0] < 0 else "depth")
+class _Reader:
+    """One look at a module's state: a budget of objects, the objects seen, what overflowed."""
+
+    def __init__(self, module_name: str) -> None:
+        self.module_name = module_name
+        self.budget = MAX_STATE
+        self.seen: set[int] = set()
+        self.overflow: list[str] = []
+
+    def fp(self, v: Any, depth: int) -> Any:
+        self.budget -= 1
+        if self.budget < 0 or depth > MAX_DEPTH:
+            self.overflow.append("objects" if self.budget < 0 else "depth")
             return "…"
         if isinstance(v, type):  # a class (e.g. `from triton.language import constexpr`)
             return ("class", id(v))
         try:
-            return _fp(v, depth)
+            return self._fp(v, depth)
         except _TooLarge:
-            overflow.append("a tensor over 64 MiB")
+            self.overflow.append("a tensor over 64 MiB")
             return "…"
         except Exception:  # an object that will not be read: known by identity
             return (type(v).__name__, id(v))
 
-    def _fp(v: Any, depth: int) -> Any:
+    def attrs(self, d: dict[str, Any], depth: int) -> list[Any]:
+        return [(k, self.fp(x, depth + 1)) for k, x in d.items()]
+
+    def _fp(self, v: Any, depth: int) -> Any:
+        from triton.runtime.jit import KernelInterface
+
+        fp = self.fp
         if v is None or isinstance(v, bool | int | float | str | bytes | complex):
             return v
         if isinstance(v, torch.Tensor):
@@ -54,68 +74,53 @@ def state_print(module: Any) -> dict[str, Any]:
         if type(v).__module__.startswith("triton.language") and isinstance(
             getattr(v, "__dict__", None), dict
         ):  # a tl.constexpr holds any value (`tl.constexpr([[]])`): read through its own
-            if id(v) in seen:
+            if id(v) in self.seen:
                 return ("seen", id(v))
-            seen.add(id(v))
-            return ("object", type(v).__name__, id(v), attrs(vars(v), depth))
+            self.seen.add(id(v))
+            return ("object", type(v).__name__, id(v), self.attrs(vars(v), depth))
         if type(v).__module__.startswith(("torch", "triton.language")):
             return ("object", type(v).__name__, id(v))
-        if id(v) in seen:
+        if id(v) in self.seen:
             return ("seen", id(v))
-        seen.add(id(v))
+        self.seen.add(id(v))
         if isinstance(v, list | tuple | set | frozenset):
             items = sorted(v, key=repr) if isinstance(v, set | frozenset) else v
             return (type(v).__name__, id(v), [fp(x, depth + 1) for x in items])
         if isinstance(v, dict):
             return ("dict", id(v), [(fp(k, depth + 1), fp(x, depth + 1)) for k, x in v.items()])
+        if callable(v):
+            return self._callable(v, depth)
+        return self._object(v, depth)
+
+    def _callable(self, v: Any, depth: int) -> Any:
+        fp = self.fp
         if isinstance(v, functools.partial):  # its class's __module__ is functools': read
             # through what it holds (`partial(_prune, [])` kept a call count in the list)
-            return (
-                "partial",
-                id(v),
-                fp(v.func, depth + 1),
-                fp(v.args, depth + 1),
-                fp(v.keywords, depth + 1),
-            )
+            return ("partial", id(v), fp(v.func, depth + 1), fp(v.args, depth + 1),
+                    fp(v.keywords, depth + 1))  # fmt: skip
         owner = getattr(v, "__self__", None)
-        if callable(v) and owner is not None and not isinstance(owner, types.ModuleType):
+        if owner is not None and not isinstance(owner, types.ModuleType):
             # a bound method (`OPS = (box.append, box.count)`): what it is bound to is state
             return ("method", id(v), str(getattr(v, "__name__", "")), fp(owner, depth + 1))
-        if callable(v) and getattr(v, "__module__", None) not in (None, module.__name__):
-            # a library's function (`from triton import cdiv`): not the file's state; a
-            # functools.partial (no __module__) is still read through
+        if getattr(v, "__module__", None) not in (None, self.module_name):
+            # a library's function (`from triton import cdiv`): not the file's state
             return ("library", id(v))
-        if callable(v) and hasattr(v, "__code__"):
+        if hasattr(v, "__code__"):
             cells = [fp(c.cell_contents, depth + 1) for c in (v.__closure__ or ()) if _filled(c)]
-            return (
-                "function",
-                id(v),
-                fp(v.__defaults__, depth + 1),
-                fp(v.__kwdefaults__, depth + 1),
-                cells,
-                attrs(vars(v), depth),
-            )
+            return ("function", id(v), fp(v.__defaults__, depth + 1),
+                    fp(v.__kwdefaults__, depth + 1), cells, self.attrs(vars(v), depth))  # fmt: skip
+        return self._object(v, depth)
+
+    def _object(self, v: Any, depth: int) -> Any:
         if hasattr(v, "__wrapped__"):  # functools.lru_cache and the like: the function inside
-            return ("wrapped", id(v), fp(v.__wrapped__, depth + 1))
+            return ("wrapped", id(v), self.fp(v.__wrapped__, depth + 1))
         state = getattr(v, "__dict__", None)
         if isinstance(state, dict):
-            return (type(v).__name__, id(v), attrs(state, depth))
+            return (type(v).__name__, id(v), self.attrs(state, depth))
         try:  # read whole, within the budget: a cut repr missed what grew past its end
-            return (type(v).__name__, id(v), fp(v.__reduce_ex__(4), depth + 1))
+            return (type(v).__name__, id(v), self.fp(v.__reduce_ex__(4), depth + 1))
         except Exception:
             return (type(v).__name__, id(v))
-
-    def attrs(d: dict[str, Any], depth: int) -> list[Any]:
-        return [(k, fp(x, depth + 1)) for k, x in d.items()]
-
-    out = {
-        k: fp(v, 0)
-        for k, v in vars(module).items()
-        if not k.startswith("__") and type(v).__name__ != "module"
-    }
-    if overflow:
-        out[OVERFLOW] = sorted(set(overflow))
-    return out
 
 
 # What host code could change on Triton's kernel objects and Triton itself never does while
