@@ -144,7 +144,9 @@ def test_lab_file_as_written_is_wrong_on_the_gpu(tmp_path: Path) -> None:
     lab = ALL["c3a-softmax"].folder / "solutions" / "wrong" / "lab_a1_autotune.py"
     result = grade_gpu(lab.read_text(), "c3a-softmax", tmp_path, profile=False)
     assert result.verdict is Verdict.WRONG_ANSWER
-    assert "BLOCK_SIZE=256, num_warps=2): wrong for widths" in "\n".join(result.messages)
+    # the messages count the wrong configs; the report names each with its widths
+    assert "16 of 20 autotune configs give wrong results" in "\n".join(result.messages)
+    assert "softmax_kernel(BLOCK_SIZE=256, num_warps=2): wrong for widths" in render(result)
 
 
 def test_lab_file_pruned_is_correct_on_the_gpu(tmp_path: Path) -> None:
