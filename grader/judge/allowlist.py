@@ -112,6 +112,7 @@ TORCH_CUDA = frozenset(
         "get_device_capability",
         "get_device_name",
         "synchronize",
+        "device",  # `with torch.cuda.device(x.device):` around a launch (Liger-Kernel)
     }
 )
 TRITON = frozenset(
@@ -334,8 +335,10 @@ UNCHECKED_KEYWORDS = frozenset({"do_bench", "ir_override"})
 
 # --- kernel bodies ------------------------------------------------------------------------------
 # What Triton's code generator resolves as a builtin inside a @triton.jit function (less
-# getattr/hasattr/list: no kernel needs them).
-KERNEL_BUILTINS = frozenset({"range", "len", "min", "max", "float", "int", "isinstance", "print"})
+# getattr/hasattr/list: no kernel needs them; less isinstance: an argument's Python type is
+# not the same under the interpreter and compiled (an int 1 is a tensor here, a constexpr
+# there), so isinstance could pick the branch a GPU runs unchecked; red team 5).
+KERNEL_BUILTINS = frozenset({"range", "len", "min", "max", "float", "int", "print"})
 
 
 # Raw-assembly escapes of triton.language, refused inside kernels unless the checkpoint allows
@@ -356,7 +359,10 @@ def triton_language() -> frozenset[str]:
     import triton.language as tl
 
     names = set(getattr(tl, "__all__", ())) or {n for n in dir(tl) if not n.startswith("_")}
-    names -= {"core", "semantic", "standard", "random", "extra", *RAW_ASSEMBLY}
+    # target_info asks which GPU runs the kernel (`is_cuda()`, `cuda_capability_geq`): under
+    # the interpreter and in the CPU compile check the answer is not a GPU's, so the branch a
+    # GPU takes would be one the precheck never ran (red team 5)
+    names -= {"core", "semantic", "standard", "random", "extra", "target_info", *RAW_ASSEMBLY}
     return frozenset(names) | {"math"}
 
 

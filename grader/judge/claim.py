@@ -6,8 +6,11 @@ import re
 from dataclasses import dataclass, field
 
 GEOMEAN = "geometric mean"
+# a single letter before the dot is an abbreviation only in a dotted chain ("U.S.", "a.k.a."):
+# "reads past n. My kernel…" and "the naive version's. I chose…" end their sentences
 _ABBREV = re.compile(
-    r"(?:\b(?:vs|e\.g|i\.e|approx|ca|cf|etc|resp|fig|aprox|p\.ej)|\b[a-z])\.$", re.I
+    r"(?:\b(?:vs|e\.g|i\.e|approx|ca|cf|etc|resp|fig|aprox|p\.ej)|(?<![\w'’])(?:[a-z]\.)+[a-z])\.$",
+    re.I,
 )
 _BREAK = re.compile(
     r"[.!?。]+(?=\s|$)|\n\s*\n(?:\s*(?:[-*•]|\d+[.)])\s+)?|\n\s*[-*•]\s+|\n\s*\d+[.)]\s+"

@@ -42,10 +42,11 @@ from grader.judge.ratios import NOT_OURS, OTHER, _clause, orient, pair_before
 from grader.judge.scope import DIM_HINT, WORD_DIM, case_mentions
 
 _SHAPE = re.compile(r"(?<![\d.,])\d{2,}(?:(?:\s*[×*]\s*|x|\s+x\s+|\s+(?:by|por)\s+)\d{2,})+(?!\d)")
+# ends at a non-ASCII-word character too: Korean particles follow ("bf16에서는")
 _DTYPES = [
-    ("float32", re.compile(r"\b(?:fp32|float32|f32|float)\b")),
-    ("bfloat16", re.compile(r"\b(?:bf16|bfloat16)\b")),
-    ("float16", re.compile(r"\b(?:fp16|float16|half precision)\b")),
+    ("float32", re.compile(r"\b(?:fp32|float32|f32|float)(?![a-z0-9_])")),
+    ("bfloat16", re.compile(r"\b(?:bf16|bfloat16)(?![a-z0-9_])")),
+    ("float16", re.compile(r"\b(?:fp16|float16|half precision)(?![a-z0-9_])")),
 ]
 # Nsight Compute's metric names as the quantity they measure
 _METRIC = re.compile(r"(?<![\w])[a-z0-9]+__[a-z0-9_.]+")

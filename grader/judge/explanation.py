@@ -18,11 +18,13 @@ do bounds or comparisons without a number.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from grader.judge import claimblock, claims, facts, numbers, points
 from grader.judge.claims import Claim
 from grader.judge.lang import language_of
+from grader.judge.qualitative import PER_IMPL
 from grader.judge.rendered import prose_only, split_block, visible
 from grader.judge.sources import named_source
 from grader.models import Citable, ExplanationCheck, Fact, RubricSpec
@@ -185,23 +187,37 @@ def _candidates(c: Claim, cite: Citable, by_source: bool = True) -> list[Fact]:
         pool = [f for f in pool if f.impl == _subject(c)]
     if c.quantity == "traffic":
         pool = [f for f in pool if f.label == TRAFFIC_LABELS[c.direction]]
-    source = named_source(c) if c.quantity == "time" and by_source else None
+    source = named_source(c) if c.quantity in ("time", "pct_of_peak") and by_source else None
     if source and any(f.source == source for f in pool):
         pool = [f for f in pool if f.source == source]
     return _at_shape(c, cite, pool)
 
 
-def _holds(c: Claim, m: float, tol: float) -> bool:
+# A percentage (of peak, occupancy, L2 hits) holds within this many points, not within a
+# relative tolerance: 15 % of 92 % occupancy would let "100 %" pass (pass 4), where "about 90 %"
+# is honest rounding.
+PCT_POINTS = 5.0
+PERCENTS = frozenset({"pct_of_peak", "occupancy", "l2_hit", "tensor_pipe", "sm_throughput"})
+
+
+def _holds(c: Claim, m: float, tol: float, points: bool = False) -> bool:
     v = c.value
+
+    def lo(x: float) -> float:
+        return x - PCT_POINTS if points else x * (1 - tol)
+
+    def hi(x: float) -> float:
+        return x + PCT_POINTS if points else x * (1 + tol)
+
     if c.relation == "range" and c.high is not None:
-        return v * (1 - tol) <= m <= c.high * (1 + tol)
-    near = abs(v - m) <= tol * max(abs(m), 1e-9)
+        return lo(v) <= m <= hi(c.high)
+    near = abs(v - m) <= (PCT_POINTS if points else tol * max(abs(m), 1e-9))
     return {
         "=": near,
         "≈": near,
         "!=": not near,
-        ">=": m >= v * (1 - tol),
-        "<=": m <= v * (1 + tol),
+        ">=": m >= lo(v),
+        "<=": m <= hi(v),
         ">": m > v,
         "<": m < v,
     }[c.relation]
@@ -275,6 +291,8 @@ def check_claim(c: Claim, cite: Citable | None, rubric: RubricSpec) -> dict[str,
     where = _where(c, cite)
     record["shape"] = where
     what = f"{what}, {where}"
+    if c.qualitative and c.versus is not None and c.quantity in PER_IMPL:
+        return _compared(c, cite, record, what, where_said)
     if not any(f.quantity in QUANTITIES[c.quantity] for f in cite.facts):
         # a quantity this grading measures nowhere ("about one FLOP per byte" on a
         # memory-bound checkpoint): shown, neither checked nor counted
@@ -290,7 +308,9 @@ def check_claim(c: Claim, cite: Citable | None, rubric: RubricSpec) -> dict[str,
         )
         return record
     tol = rubric.tolerance(found[0].quantity)
-    passing = [f for f in found if _holds(c, f.value, tol)]
+    # the checkpoint's own tolerance for a percentage stays relative, as it wrote it
+    points = found[0].quantity in PERCENTS and found[0].quantity not in rubric.claim_tolerances
+    passing = [f for f in found if _holds(c, f.value, tol, points)]
     best = min(passing or found, key=lambda f: _rel(c, f))
     ok = bool(passing)
     record.update(
@@ -314,7 +334,9 @@ def check_claim(c: Claim, cite: Citable | None, rubric: RubricSpec) -> dict[str,
                 + "."
             )
         off = (
-            f" — off by {_rel(c, best):.0%}, more than {tol:.0%}"
+            f" — off by {abs(c.value - best.value):.0f} points, more than {PCT_POINTS:.0f}"
+            if points and c.relation in ("=", "≈")
+            else f" — off by {_rel(c, best):.0%}, more than {tol:.0%}"
             if c.relation in ("=", "≈")
             else ""
         )
@@ -322,6 +344,33 @@ def check_claim(c: Claim, cite: Citable | None, rubric: RubricSpec) -> dict[str,
         record["message"] = (
             f"You wrote {said(c)} ({what}, {where_said}){but} {facts.describe(best)}{off}.{also}"
         )
+    return record
+
+
+def _compared(
+    c: Claim, cite: Citable, record: dict[str, Any], what: str, where_said: str
+) -> dict[str, Any]:
+    """'fewer kernels than torch', 'a higher occupancy than torch': the two implementations'
+    measured values at the claim's shape, by the same source, compared as the claim says."""
+
+    def of(impl: str | None) -> list[Fact]:
+        return _at_shape(
+            c, cite, [f for f in cite.facts if f.quantity == c.quantity and f.impl == impl]
+        )
+
+    pairs = [(a, b) for a in of(_subject(c)) for b in of(c.versus) if a.source == b.source]
+    if not pairs:
+        record.update(
+            ok=True, note=f"kgrade measured no {NAMES[c.quantity]} of both here: not checked"
+        )
+        return record
+    rel = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le}[c.relation]
+    holding = [(a, b) for a, b in pairs if rel(a.value, b.value)]
+    a, b = (holding or pairs)[0]
+    shown = f"{facts.describe(a)} against {facts.describe(b)}"
+    record.update(checked=True, ok=bool(holding), measured=shown, closest=shown, fact=a.quantity)
+    if not holding:
+        record["message"] = f"You wrote {said(c)} ({what}, {where_said}); measured: {shown}."
     return record
 
 

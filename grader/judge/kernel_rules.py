@@ -80,7 +80,20 @@ class KernelRules(Defines):
         a = node.args
         params = [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
         for ann in [p.annotation for p in params if p is not None] + [node.returns]:
-            if ann is None or (isinstance(ann, ast.Constant) and isinstance(ann.value, str)):
+            if ann is None:
+                continue
+            said = ann.value if isinstance(ann, ast.Constant) else ast.unparse(ann)
+            if isinstance(said, str) and "constexpr" in said and not self._is_constexpr(ann):
+                # Triton's compiler makes a parameter constexpr when its annotation contains
+                # "constexpr", the interpreter only when it is exactly that: the two would run
+                # different programs (red team 5)
+                self.refuse(
+                    ann,
+                    f"the annotation '{said[:60]}' of a kernel: write a constexpr parameter's "
+                    "annotation as tl.constexpr (the name itself, not a string or another name)",
+                )
+                continue
+            if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
                 continue
             if (
                 isinstance(ann, ast.Name)
@@ -96,6 +109,14 @@ class KernelRules(Defines):
                     "annotate kernel parameters with triton.language names (tl.constexpr, "
                     "tl.float32), int, float, bool or not at all",
                 )
+
+    def _is_constexpr(self, ann: ast.expr) -> bool:
+        """`tl.constexpr` itself (by any import of it), or the string "constexpr"."""
+        if isinstance(ann, ast.Constant):
+            return isinstance(ann.value, str) and ann.value.strip() == "constexpr"
+        if isinstance(ann, ast.Name | ast.Attribute):
+            return self.canon(ann) == "triton.language.constexpr"
+        return False
 
     def _kernel_name(self, node: ast.Name, local: bool) -> None:
         name = node.id

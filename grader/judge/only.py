@@ -57,10 +57,13 @@ def far_side(
     return later[0].what, "the comparison after it"
 
 
-_PER_BEFORE = re.compile(r"(?<![\w])(?:per|por|every|cada)\s*(?:~|≈|about|unos)?\s*$|요소당\s*$")
+# Korean 당 ("per", after its noun: "원소 하나당 12바이트", "12바이트당 덧셈 하나") and 씩
+# ("each": "12바이트씩"); 해당 ("the said") is not one
+_PER_BEFORE = re.compile(r"(?<![\w])(?:per|por|every|cada)\s*(?:~|≈|about|unos)?\s*$|(?<!해)당\s*$")
 _PER_AFTER = re.compile(
     r"^\s*(?:per|por|for each|para cada|de cada)\s+(?:an? |un |una )?(?:elements?|elementos?|"
     r"adds?|sumas?|ops?|operations?|operaci[oó]n|values?|valor(?:es)?|floats?|items?)(?![\w])"
+    r"|^(?:당|씩)"
 )
 
 

@@ -15,6 +15,29 @@ from grader.judge.lang import LANG
 _DENIED = re.compile(r"(?:\bno|\bnot|\bnever|\bnunca|\bni)(?:\s+(?:es|son|is|are|was|be))?\s+$")
 
 
+# What an implementation has more or less of than another, besides speed and traffic (pass 4:
+# "fewer kernels than torch", "점유율은 torch보다 높습니다", "lower DRAM bandwidth than torch"):
+# checked as the two implementations' measured values, compared
+_PER_IMPL = [
+    ("bandwidth", re.compile(r"bandwidth|ancho de banda|대역폭", re.I)),
+    (
+        "kernels",
+        re.compile(
+            r"\bkernels\b|\blaunch(?:es)?\b|lanzamientos|n[uú]mero de kernels|수의 커널|커널 수"
+            r"|개의 커널|커널을 (?:더 )?(?:적게|많이)",
+            re.I,
+        ),
+    ),
+    ("occupancy", re.compile(r"occupancy|ocupaci[oó]n|점유율|오큐펀시", re.I)),
+    ("l2_hit", re.compile(r"l2|aciertos|적중률|히트율", re.I)),
+]
+PER_IMPL = frozenset(q for q, _ in _PER_IMPL)
+
+
+def _per_impl(clause: str) -> str | None:
+    return next((q for q, pat in _PER_IMPL if pat.search(clause)), None)
+
+
 def _denied(clause: str, *found: re.Match[str] | None) -> bool:
     m = next((f for f in found if f is not None), None)
     return m is not None and bool(_DENIED.search(clause[: m.start()]))
@@ -40,12 +63,19 @@ def comparisons(
         traffic = bool(LANG.cues["traffic"].search(clause))
         faster, slower = LANG.faster.search(clause), LANG.slower.search(clause)
         less, more = LANG.less.search(clause), LANG.more.search(clause)
-        if traffic and (less or (more and not faster)):
+        other = _per_impl(clause) if (less or more) and not (faster or slower) else None
+        if other == "bandwidth":  # "a lower DRAM bandwidth than torch": not its traffic
+            q, bigger = other, bool(more) and not less
+            denied = _denied(clause, less or more)
+        elif traffic and (less or (more and not faster)):
             q, bigger = "traffic_ratio", bool(less)
             denied = _denied(clause, less or more)
         elif faster or slower:
             q, bigger = "speedup", bool(faster) and not slower
             denied = _denied(clause, faster or slower)
+        elif other is not None:  # "fewer kernels", "a higher occupancy than torch"
+            q, bigger = other, bool(more) and not less
+            denied = _denied(clause, less or more)
         else:
             continue
         who, how = owner(b, [x for x in ms if x is not m], m.start, m.end, -1, context)

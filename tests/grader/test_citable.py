@@ -246,7 +246,9 @@ def test_tolerances_come_from_the_checkpoint() -> None:
     result = _result()
     text = _honest(result) + " Its L2 hit rate is irrelevant; occupancy is about 75 %."
     _, reasons = _level(result, text)
-    assert len(reasons) == 1 and "more than 15%" in reasons[0]
+    # a percentage holds within PCT_POINTS points by default (pass 4: 15 % of 92 % let 100 %
+    # pass); a checkpoint's own tolerance for it is relative, as it says
+    assert len(reasons) == 1 and "points, more than 5" in reasons[0], reasons
     loose = RUBRIC.model_copy(update={"claim_tolerances": {"occupancy": 0.2}})
     assert explanation.check(text, loose, result.citable).backed
 

@@ -17,7 +17,8 @@ from grader.sandbox.bwrap import Limits, probe
 from tests.security.redteam28.run import header
 
 HERE = Path(__file__).resolve().parent
-DIRS = ("redteam28", "redteam34", "redteam36", "redteam36b", "redteam37")  # 36-37: 2026-12-03
+# 36-38: 2026-12-03 (redteam38: round 5, r5_*)
+DIRS = ("redteam28", "redteam34", "redteam36", "redteam36b", "redteam37", "redteam38")
 FILES = sorted(p for d in DIRS for p in (HERE / d).glob("*.py") if p.name != "run.py")
 
 NOT_FIXED = {
@@ -27,6 +28,18 @@ NOT_FIXED = {
     "redteam34/o02_korean_language_alias": "Triton 3.9's interpreter does not take a parameter "
     "annotated 'language.constexpr' (an alias of triton.language) as a constexpr (reproduced "
     "with plain TRITON_INTERPRET=1): Triton's, not kgrade's",
+    "redteam38/r5_x05": "the entry passes x.is_cuda as a constexpr: the GPU specialization is "
+    "one the CPU precheck cannot run; the GPU stage runs and checks it (docs/SUBMISSIONS.md)",
+    "redteam38/r5_x06": "a heuristic reads x.is_cuda: as r5_x05, left to the GPU stage",
+    "redteam38/r5_x12": "a config prune reads x.is_cuda: as r5_x05, left to the GPU stage",
+    "redteam38/r5_x09": "wrong only for bf16, which the grader leaves to the GPU on purpose "
+    "(Triton 3.9's interpreter cannot compute bf16; docs/SUBMISSIONS.md)",
+    "redteam38/r5_x17": "a non-atomic read-modify-write across programs is right in every "
+    "one-at-a-time order the interpreter can run: a race only programs running at once show "
+    "(the GPU stage checks the GPU's outputs)",
+    "redteam38/r5_x18": "a kernel that sniffs the NaN poison of a checked call's fresh output: "
+    "every CPU call is checked and poisoned, so it is right here; on a GPU the timed rounds' "
+    "outputs are checked at secret positions (tests/gpu/test_gpu_timing.py)",
     "redteam34/o08_wrapper_class_call": "a class of the file (a wrapper with __call__) is "
     "refused by the documented rules (docs/SUBMISSIONS.md: no classes but config classes)",
 }

@@ -99,8 +99,8 @@ TABLE: dict[str, object] = {
         r"앞섭",
     ],
     "slower": [r"느리", r"느린", r"느려", r"느립", r"느림", r"더 오래 걸"],
-    "less": [r"적", r"줄", r"감소", r"절감", r"덜"],
-    "more": [r"많", r"더 많", r"증가"],
+    "less": [r"적(?!중)", r"줄", r"감소", r"절감", r"덜", r"낮"],  # 적중률: the L2 hit rate
+    "more": [r"많", r"더 많", r"증가", r"높"],
     "same": [r"같", r"동일"],
     "negation": [r"안 "],
     # 앞 문장이 말한 shape: "그 shape에서 3.27배 빠릅니다"

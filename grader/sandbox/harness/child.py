@@ -22,6 +22,7 @@ import torch
 from harness import (
     fenced,
     guards,
+    interp_args,
     interp_bf16,
     interp_libdevice,
     interp_names,
@@ -172,6 +173,7 @@ def main() -> int:
     interp_bf16.install()  # under the interpreter only: bf16 computed as on a GPU
     interp_libdevice.install()  # under the interpreter only: libdevice computed with numpy
     interp_order.install()  # under the interpreter only: a grid's programs in a drawn order
+    interp_args.install()  # under the interpreter only: scalar arguments typed as on a GPU
     with guards.TorchGuard(set(), 0.0):  # first entry imports torch machinery: do it now
         torch.empty(1).add(1)
     waiting = time.monotonic()
@@ -319,9 +321,16 @@ def _one_call(
         return False
     kept = _state_refusals()
     if forcer.count > job["max_configs"]:  # the configs past the cap would go unchecked
+        what = f"{forcer.count} autotune configs after pruning"
+        if len(forcer.sizes) > 1:  # a GPU tunes each autotuned launch on its own
+            sizes = " × ".join(map(str, forcer.sizes))
+            what = (
+                f"{forcer.count} combinations of autotune configs ({sizes}, a factor per "
+                "autotuned launch)"
+            )
         kept.append(
-            f"{forcer.count} autotune configs after pruning, more than the {job['max_configs']} "
-            "a grading runs and checks: prune them (fewer configs, or early_config_prune)"
+            f"{what}, more than the {job['max_configs']} a grading runs and checks: prune "
+            "them (fewer configs, or early_config_prune)"
         )
     if counter.raised:  # the entry caught a failed launch and went on
         kept.append(f"a launch raised ({counter.raised[0]}) and your entry caught it and went on")

@@ -74,12 +74,41 @@ class ConfigForcer:
         self.tuners: list[Any] = []  # autotuners that ran free
         self.autotuners: list[Any] = []  # the module's, after import (`watch`)
         self.labels: dict[str, str] = {}
+        # this call's autotuned launch slots, (autotuner, its autotune key) in launch order:
+        # the config each one runs and its number of pruned configs
+        self.slots: dict[tuple[int, str], Any] = {}
+        self.sizes: list[int] = []
 
     def reset(self, index: int) -> None:
         self.index = index
         self.seen = {}
         self.used = []
+        self.slots = {}
+        self.sizes = []
         self.forget_best()
+
+    def _slot_config(self, tuner: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """The config a forced call runs. Each (autotuner, autotune key) a call launches is a
+        slot, as each is tuned on its own on a GPU; call number `index` runs combination
+        `index` of the slots' pruned configs (mixed radix, the first slot fastest), so the
+        calls run every combination, not only the matched ones (red team 5: two autotuned
+        kernels whose configs cancel out in pairs). A slot launched again in the call runs
+        the config it ran first, as Triton's cache keeps it for that key."""
+        named = {**dict(zip(tuner.arg_names, args, strict=False)), **kwargs}
+        inside = {k: v for k, v in named.items() if k in tuner.arg_names}
+        key = [_arg_key(inside[k]) for k in tuner.keys if k in inside]
+        key += [str(v.dtype) for v in inside.values() if hasattr(v, "dtype")]
+        slot = (id(tuner), repr(key))
+        if slot not in self.slots:
+            configs = pruned_configs(self, tuner, args, kwargs)
+            self.seen[id(tuner)] = [label(c) for c in configs]
+            radix = 1
+            for n in self.sizes:
+                radix *= n
+            digit = ((self.index or 0) // radix) % len(configs)
+            self.sizes.append(len(configs))
+            self.slots[slot] = configs[digit]
+        return self.slots[slot]
 
     def watch(self, module: Any) -> None:
         """The module's autotuners (through wrappers), for `forget_best`."""
@@ -119,7 +148,11 @@ class ConfigForcer:
 
     @property
     def count(self) -> int:
-        return max((len(v) for v in self.seen.values()), default=1)
+        """The combinations of pruned configs this call's autotuned launches make."""
+        total = 1
+        for n in self.sizes:
+            total *= n
+        return total
 
     def picked(self) -> dict[str, str]:
         """Kernel name -> the config its autotuner ran last (for its last key)."""
@@ -133,15 +166,7 @@ class ConfigForcer:
         forcer = self
 
         def pruned(self_: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
-            self_.nargs = dict(zip(self_.arg_names, args, strict=False))
-            if len(self_.configs) <= 1:
-                return list(self_.configs)
-            configs = self_.prune_configs(kwargs)
-            if self_.early_config_prune or self_.perf_model:
-                what = "early_config_prune" if self_.early_config_prune else "perf_model"
-                answer = repr([label(c) for c in configs])
-                forcer.same_every_call(what, self_, _call_key(self_.nargs, kwargs), answer)
-            return configs
+            return pruned_configs(forcer, self_, args, kwargs)
 
         def forced_run(self_: Any, *args: Any, **kwargs: Any) -> Any:
             if forcer.index is None and forcer.original is not None:
@@ -160,9 +185,7 @@ class ConfigForcer:
                         del forcer.counter.raised[raised:]
                     return answer
             else:
-                configs = pruned(self_, args, kwargs)
-                forcer.seen[id(self_)] = [label(c) for c in configs]
-                config = configs[min(forcer.index or 0, len(configs) - 1)]
+                config = forcer._slot_config(self_, args, kwargs)
             forcer.used.append(f"{self_.base_fn.__name__}({label(config)})")
             self_.best_config = config
             if config.pre_hook is not None:  # refused statically; never run it here
@@ -173,6 +196,21 @@ class ConfigForcer:
                 self_.nargs = None
 
         return forced_run
+
+
+def pruned_configs(
+    forcer: ConfigForcer, tuner: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> list[Any]:
+    """The autotuner's configs after its pruning, which must answer the same every call."""
+    tuner.nargs = dict(zip(tuner.arg_names, args, strict=False))
+    if len(tuner.configs) <= 1:
+        return list(tuner.configs)
+    configs = tuner.prune_configs(kwargs)
+    if tuner.early_config_prune or tuner.perf_model:
+        what = "early_config_prune" if tuner.early_config_prune else "perf_model"
+        answer = repr([label(c) for c in configs])
+        forcer.same_every_call(what, tuner, _call_key(tuner.nargs, kwargs), answer)
+    return configs
 
 
 def same_heuristics(counter: Any, forcer: ConfigForcer) -> Callable[..., Any]:
