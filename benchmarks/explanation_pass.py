@@ -3,7 +3,8 @@ lang, round, recording, truth 'true'|'bluff', text) with this checkout's checker
 recorded H200 gradings (tests/grader/recorded.py); print the tally by round and language and
 every wrong verdict. A verdict is right when backed == (truth == 'true').
 
-    python benchmarks/explanation_pass.py benchmarks/results/2026-12-03-cpu-explanation-fresh-pass-4.json
+    python benchmarks/explanation_pass.py \
+        benchmarks/results/2026-12-03-cpu-explanation-fresh-pass-4.json
 """
 
 from __future__ import annotations
