@@ -324,10 +324,7 @@ def _one_call(
         what = f"{forcer.count} autotune configs after pruning"
         if len(forcer.sizes) > 1:  # a GPU tunes each autotuned launch on its own
             sizes = " × ".join(map(str, forcer.sizes))
-            what = (
-                f"{forcer.count} combinations of autotune configs ({sizes}, a factor per "
-                "autotuned launch)"
-            )
+            what = f"{forcer.count} combinations of autotune configs ({sizes}, one per launch)"
         kept.append(
             f"{what}, more than the {job['max_configs']} a grading runs and checks: prune "
             "them (fewer configs, or early_config_prune)"

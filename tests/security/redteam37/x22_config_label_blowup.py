@@ -1,4 +1,4 @@
-# expect: correct|time_limit
+# expect: correct|time_limit|forbidden
 # class 7 (its answer is honest: what it attacks is the result's size, under 64 KiB whatever its verdict): result JSON blow-up: 6 autotuned no-op kernels x 64 configs whose kwargs keys are 280-char names (not kernel parameters: dropped from the launch and the specialization), so every config's label is ~1.8 KB and GradeResult.configs lists 64 of them
 # checkpoint: c3a-vector-add
 import torch
