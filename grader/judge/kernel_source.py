@@ -90,8 +90,11 @@ def _import(node: ast.Import | ast.ImportFrom) -> str | None:
 
 def _without_docstrings(fn: ast.FunctionDef) -> ast.FunctionDef:
     """A copy with no decorators and no bare string statements (a docstring is the only place
-    `ast.unparse` writes real line breaks inside a string: a `def` there would start a line)."""
-    fn = copy.deepcopy(fn)
+    `ast.unparse` writes real line breaks inside a string: a `def` there would start a line).
+    The copy shares the enclosing tree that `defines` links by `.parent`: copying it too would
+    cost the whole file per kernel."""
+    above = getattr(fn, "parent", None)
+    fn = copy.deepcopy(fn, {id(above): above} if above is not None else {})
     fn.decorator_list = []
     for node in ast.walk(fn):
         for field in ("body", "orelse", "finalbody"):

@@ -461,3 +461,25 @@ def test_launch_options_a_gpu_compiles_with_are_compiled_with() -> None:
     for opt in ("maxnreg=128", "num_ctas=1"):
         ok = grade(head + kernel.format(opt=opt), ckpt, options)
         assert ok.verdict is Verdict.CORRECT, (opt, ok.messages[:3])
+
+
+def test_a_kernels_copy_shares_the_file_around_it() -> None:
+    """Red team 6 (x32): the compile check copies each kernel without its docstrings; the AST's
+    `.parent` links made each copy take the whole file, so 300 one-line kernels cost 58 s of
+    trusted-parent time (quadratic). The copy must reach no node outside its own function."""
+    import ast
+
+    from grader.judge.defines import Defines
+
+    src = "import triton\n" + "".join(
+        f"@triton.jit\ndef k{i}(x):\n    '''doc'''\n    pass\n" for i in range(3)
+    )
+    tree = ast.parse(src)
+    Defines(tree, tree.body)
+    fn = tree.body[1]
+    above = fn.parent
+    copied = kernel_source._without_docstrings(fn)
+    assert copied is not fn and copied.parent is above  # the file itself, not a copy of it
+    inside = {id(n) for n in ast.walk(copied)}
+    assert all(n.parent is above or id(n.parent) in inside for n in ast.walk(copied))
+    assert not any(isinstance(s, ast.Expr) for s in copied.body)

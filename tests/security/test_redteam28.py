@@ -17,11 +17,24 @@ from grader.sandbox.bwrap import Limits, probe
 from tests.security.redteam28.run import header
 
 HERE = Path(__file__).resolve().parent
-# 36-38: 2026-12-03 (redteam38: round 5, r5_*)
-DIRS = ("redteam28", "redteam34", "redteam36", "redteam36b", "redteam37", "redteam38")
+# 36-38: 2026-12-03 (redteam38: round 5, r5_*); 2026-12-04 (redteam39: round 6, r6_*)
+DIRS = (
+    "redteam28", "redteam34", "redteam36", "redteam36b", "redteam37", "redteam38", "redteam39",
+)  # fmt: skip
 FILES = sorted(p for d in DIRS for p in (HERE / d).glob("*.py") if p.name != "run.py")
 
 NOT_FIXED = {
+    "redteam39/r6_x04_fma_contraction": "a*a - fma(a, a, 0) is 0 in numpy and the fma residual "
+    "on a GPU (LLVM "
+    "contracts a*b+c into one fma, measured on the H200): the interpreter cannot know which "
+    "products a GPU fuses; the GPU stage checks it",
+    "redteam39/r6_x33_max_constancy_lie": "tl.max_constancy / multiple_of hints that lie: the "
+    "interpreter ignores "
+    "hints; what a GPU does with a false hint is undefined and not measured",
+    "redteam39/r6_x40_autotune_accumulate_no_reset": "an autotuned kernel that accumulates into "
+    "its output without "
+    "reset_to_zero: each config runs once on a fresh output here; a GPU's autotuner runs it "
+    "many times on the same output, so the GPU stage sees it wrong",
     "redteam34/h07_detect_interp_ftz": "a kernel that tells the interpreter from a GPU by exp's "
     "last bits: no CPU check can see what it does on a GPU; the GPU stage checks correctness "
     "again on the GPU (docs/SUBMISSIONS.md)",

@@ -22,6 +22,34 @@ _FLOATS = {np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)}
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
+def _ftz(x: Any) -> Any:
+    """An fp32 subnormal flushed to a zero of its sign, as the GPU's approximate square roots
+    (`sqrt.approx.ftz`, `rsqrt.approx.ftz`) read it (measured on the H200, red team 6)."""
+    if x.dtype != np.float32:
+        return x
+    return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(0.0, x), x).astype(x.dtype)
+
+
+def _fp_to_int(data: Any, dst: Any) -> Any:
+    """A float -> int cast as a GPU's `cvt.rzi` makes it (measured on the H200, red team 6):
+    NaN is 0 and an out-of-range value saturates, where numpy gives INT_MIN or wraps; an 8-bit
+    int is converted through 16 bits and wraps from there, as measured."""
+    wide = np.dtype({1: np.int16 if dst.kind == "i" else np.uint16}.get(dst.itemsize, dst))
+    info = np.iinfo(wide)
+    x = np.nan_to_num(data.astype(np.float64), nan=0.0)
+    top, low = x >= float(info.max), x <= float(info.min)  # (2**63 - 1 is 2**63 in fp64)
+    with np.errstate(invalid="ignore"):
+        out = np.trunc(np.where(top | low, 0.0, x)).astype(wide)
+    out = np.where(top, info.max, np.where(low, info.min, out)).astype(wide)
+    return out.astype(dst)
+
+
+def _tf32(x: Any) -> Any:
+    """fp32 read as TF32 by the tensor cores: the low 13 mantissa bits dropped (truncation,
+    measured on the H200: benchmarks/tf32_rounding.py)."""
+    return (x.astype(np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
+
+
 def _round(x: Any) -> Any:
     return np.sign(x) * np.floor(np.abs(x) + 0.5)  # half away from zero, as C's round
 
@@ -29,7 +57,7 @@ def _round(x: Any) -> Any:
 UNARY: dict[str, Callable[[Any], Any]] = {
     "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: np.power(10.0, x), "expm1": np.expm1,
     "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "sqrt": np.sqrt,
-    "rsqrt": lambda x: 1.0 / np.sqrt(x), "cbrt": np.cbrt, "rcbrt": lambda x: 1.0 / np.cbrt(x),
+    "rsqrt": lambda x: 1.0 / np.sqrt(_ftz(x)), "cbrt": np.cbrt, "rcbrt": lambda x: 1.0 / np.cbrt(x),
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
     "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh,
     "acosh": np.arccosh, "atanh": np.arctanh, "erf": _erf, "floor": np.floor, "ceil": np.ceil,
@@ -38,19 +66,27 @@ UNARY: dict[str, Callable[[Any], Any]] = {
     "fast_expf": np.exp, "fast_logf": np.log, "fast_log2f": np.log2, "fast_log10f": np.log10,
     "fast_sinf": np.sin, "fast_cosf": np.cos, "fast_tanf": np.tan, "fast_exp10f":
     lambda x: np.power(10.0, x), "rcp_rn": lambda x: 1.0 / x, "saturatef":
-    lambda x: np.clip(x, 0.0, 1.0),
+    lambda x: np.clip(np.nan_to_num(x, nan=0.0), 0.0, 1.0),  # NaN: 0, as __nv_saturatef
 }  # fmt: skip
 BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "pow": np.power, "powf": np.power, "fast_powf": np.power, "atan2": np.arctan2,
     "fmod": np.fmod, "hypot": np.hypot, "fmax": np.fmax, "fmin": np.fmin, "max": np.fmax,
     "min": np.fmin, "copysign": np.copysign, "fdim": lambda x, y: np.maximum(x - y, 0.0),
-    "div_rn": np.divide, "fast_dividef": np.divide, "add_rn": np.add, "sub_rn": np.subtract,
+    "div_rn": np.divide, "add_rn": np.add, "sub_rn": np.subtract,
     "mul_rn": np.multiply,
 }  # fmt: skip
-TERNARY: dict[str, Callable[[Any, Any, Any], Any]] = {
-    "fma": lambda x, y, z: x.astype(np.float64) * y + z,
-    "fma_rn": lambda x, y, z: x.astype(np.float64) * y + z,
-}
+
+
+def _fma(x: Any, y: Any, z: Any) -> Any:
+    """One rounding, as a GPU's fma: exact for fp16 and fp32 through fp64 (their product is
+    exact there); fp64 has no wider type here, so an fp64 fma is checked on the GPU only."""
+    if x.dtype == np.float64:
+        raise GpuOnly("fma")
+    return x.astype(np.float64) * y + z
+
+
+TERNARY: dict[str, Callable[[Any, Any, Any], Any]] = {"fma": _fma, "fma_rn": _fma}
+# fast_dividef is not here: __fdividef is 0 for 2**126 < |y| < 2**128 and approximate elsewhere
 
 
 class GpuOnly(Exception):
@@ -110,10 +146,37 @@ def _gpu_only(name: str) -> Callable[..., Any]:
 
 
 def install() -> None:
-    """Under the interpreter: every public function of both libdevice modules replaced."""
+    """Under the interpreter: every public function of both libdevice modules replaced; fp32
+    `tl.sqrt` and `tl.math.rsqrt` read subnormals as zero, float -> int casts saturate, and an
+    fp32 `tl.dot` in TF32 (Triton's default) reads its operands as TF32, as on a GPU."""
     if os.environ.get("TRITON_INTERPRET") != "1":
         return
     import importlib
+
+    import triton.language as tl
+    from triton.runtime import interpreter
+
+    builder = type(interpreter.interpreter_builder)
+
+    def fp_to_int(self: Any, src: Any, dst_type: Any) -> Any:
+        dst = interpreter._get_np_dtype(dst_type)
+        return interpreter.TensorHandle(_fp_to_int(src.data, dst), dst_type.scalar)
+
+    builder.create_fp_to_si = builder.create_fp_to_ui = fp_to_int
+    dot = builder.create_dot
+
+    def create_dot(self: Any, a: Any, b: Any, d: Any, precision: Any, *rest: Any) -> Any:
+        name = str(getattr(precision, "name", precision)).upper()
+        if name == "TF32" and a.dtype.scalar == b.dtype.scalar == tl.float32:
+            a = interpreter.TensorHandle(_tf32(a.data), a.dtype.scalar)
+            b = interpreter.TensorHandle(_tf32(b.data), b.dtype.scalar)
+        return dot(self, a, b, d, precision, *rest)
+
+    builder.create_dot = create_dot
+    builder.create_sqrt = lambda self, arg: self.unary_op(arg, lambda x: np.sqrt(_ftz(x)))
+    builder.create_rsqrt = lambda self, arg: interpreter.TensorHandle(
+        1 / np.sqrt(_ftz(arg.data)), arg.dtype.scalar
+    )
 
     for module_name in ("triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice"):
         try:

@@ -57,6 +57,29 @@ def constexpr_names(kernel: Any) -> set[str]:
     return {n for n, p in sig.parameters.items() if "constexpr" in str(p.annotation)}
 
 
+def annotation_types(fn: Any) -> dict[str, str]:
+    """Each parameter's type as a GPU launch reads it from its annotation (Triton's own rule:
+    `KernelParam.annotation_type`; a constexpr is not a type). Empty where none is given."""
+    import inspect
+
+    from triton.runtime.jit import KernelParam
+
+    out: dict[str, str] = {}
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return out
+    for i, p in enumerate(params):
+        kp = KernelParam(i, p, False, False)
+        try:
+            ty = "" if kp.is_constexpr else kp.annotation_type
+        except Exception:  # an annotation Triton cannot read: it fails there too
+            ty = ""
+        if ty:
+            out[p.name] = ty
+    return out
+
+
 def unspecialized(kernel: Any, names: list[str]) -> set[str]:
     """The parameters a GPU launch passes as they are (`triton.jit(do_not_specialize=...)`, by
     name or index): an int 1 stays an i32 there, so its branches are compiled too."""
@@ -97,6 +120,7 @@ def specialization(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -
     bound.apply_defaults()
     consts = constexpr_names(kernel)
     passed_as_is = unspecialized(kernel, list(sig.parameters))
+    annotated = annotation_types(fn)
     signature: dict[str, str] = {}
     constexprs: dict[str, Any] = {}
     for name, value in bound.arguments.items():
@@ -110,6 +134,7 @@ def specialization(kernel: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -
                 return problem(fn, "refused", f"Triton cannot pass a {what}: {exc}{hint}")
             if not isinstance(kind, str):
                 return problem(fn, "unreadable", f"the tuple argument {name}: pass its items")
+            kind = annotated.get(name, kind)  # a GPU types it by its annotation, as here
         if kind == "constexpr":
             ok, constexprs[name] = _constexpr_value(value)
             if not ok:

@@ -1,0 +1,31 @@
+# expect: wrong_answer|forbidden|compile_error|runtime_error|unchecked|time_limit
+# tl.dot on fp32 is TF32 on a GPU (10-bit mantissa) but exact np.matmul under the interpreter
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, xs, ys, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    a = tl.full([16, 16], 1.0, tl.float32) + row.to(tl.float32) * 0.0 + 0.0009765625 / 4.0
+    b = tl.full([16, 16], 1.0, tl.float32)
+    d = tl.dot(a, b)
+    flag = tl.sum(tl.sum(d, axis=1), axis=0) > 4096.5
+    if flag:
+        x = tl.load(x_ptr + row * xs + cols, mask=mask, other=-float("inf"))
+        x = x - tl.max(x, axis=0)
+        e = tl.exp(x)
+        y = e / tl.sum(e, axis=0)
+        tl.store(y_ptr + row * ys + cols, y, mask=mask)
+    else:
+        tl.store(y_ptr + row * ys + cols, tl.zeros([BLOCK], tl.float32), mask=mask)
+
+
+def softmax_triton(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, x.stride(0), y.stride(0), n_cols, BLOCK=triton.next_power_of_2(n_cols))
+    return y
