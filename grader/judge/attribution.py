@@ -32,7 +32,7 @@ CONTRAST = re.compile(
 _BREAK = re.compile(
     r"[;:]|,(?!\d)|(?<![\w])(?:but|pero|however|sin embargo|whereas|while|mientras)(?![\w])"
 )
-_ARTICLES = r"(?:\s*(?:the|a|an|el|la|los|las|lo|un|una|del|de la|de los)\s+)?"
+_ARTICLES = r"(?:\s*(?:the|a|an|that of|(?:el|la|los|las|lo)(?: de)?|un|una|del|de la|de los)\s+)?"
 
 
 @dataclass

@@ -36,7 +36,7 @@ from grader.judge.attribution import (
 )
 from grader.judge.claim import Claim, Sentence, list_items, sentences
 from grader.judge.lang import LANG, language_of
-from grader.judge.only import far_side, negated_after, per_item, uses
+from grader.judge.only import negated_after, per_item, sides, uses
 from grader.judge.qualitative import comparisons, single_kernel
 from grader.judge.ratios import NOT_OURS, OTHER, _clause, orient, pair_before
 from grader.judge.scope import DIM_HINT, WORD_DIM, case_mentions
@@ -488,7 +488,7 @@ def _whose(
         orient(c, b, ms, n, context, spans, owned, pair_before(b, n, found, done or []))
         return
     who, how = owner(b, ms, n.start, n.end, prev_end, context, spans)
-    who, how = far_side(b, ms, n.start, n.end, who, how) if who else (who, how)
+    who, how = sides(b, ms, n.start, n.end, who, how) if who else (who, how)
     if who is None:
         c.unread = "whose is it? name the implementation (yours, the naive version, torch)"
         return

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
-from grader.judge.attribution import CONTRAST, Mention
+from grader.judge.attribution import CONTRAST, Mention, clause_end
 from grader.judge.lang import LANG
 
 _ONLY = re.compile(r"밖에|뿐")
-_LIKE = re.compile(r"처럼")
+_LIKE = re.compile(r"\s*처럼")
 
 
 def negated_after(before: str, after: str) -> bool:
@@ -55,6 +55,30 @@ def far_side(
     if ")" in between or mine:
         return who, how
     return later[0].what, "the comparison after it"
+
+
+def sides(
+    b: str, ms: list[Mention], start: int, end: int, who: str, how: str
+) -> tuple[str | None, str]:
+    """far_side, then like_side."""
+    side, by = far_side(b, ms, start, end, who, how)
+    return like_side(b, ms, start, end, side, by)
+
+
+def like_side(
+    b: str, ms: list[Mention], start: int, end: int, who: str, how: str
+) -> tuple[str | None, str]:
+    """Korean "X처럼 N" affirmed is the subject's N, X only compared with ("제 커널은 naive
+    버전처럼 커널 5개를 띄웁니다": mine launches 5); negated ("X처럼 N … 않다") it stays X's.
+    With no subject before X, the N is not read."""
+    before = [m for m in ms if m.what and m.end <= start]
+    if not before or before[-1].what != who or not _LIKE.match(b, before[-1].end):
+        return who, how
+    after = b[end : clause_end(b, end)]
+    if LANG.negation_after.pattern and LANG.negation_after.search(after):
+        return who, how
+    subject = [m for m in before[:-1] if not m.compared and m.what != who]
+    return (subject[-1].what, "the subject (처럼: compared with)") if subject else (None, "")
 
 
 # Korean 당 ("per", after its noun: "원소 하나당 12바이트", "12바이트당 덧셈 하나") and 씩

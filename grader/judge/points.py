@@ -40,9 +40,14 @@ class PointCheck:
 def _concepts(words: list[str]) -> list[str]:
     out = []
     for w in words:
-        for name, pat in LANG.concepts.items():
-            if pat.fullmatch(w.lower()) or w.lower().startswith(name) or pat.search(w.lower()):
-                out.append(name)
+        # a word that is a concept is that concept only: "bandwidth-bound" is memory-bound,
+        # not "bandwidth" (pass 5: "Bandwidth hardly matters here." met memory-bound)
+        exact = [name for name, pat in LANG.concepts.items() if pat.fullmatch(w.lower())]
+        out += exact or [
+            name
+            for name, pat in LANG.concepts.items()
+            if w.lower().startswith(name) or pat.search(w.lower())
+        ]
     return sorted(set(out))
 
 
@@ -89,7 +94,14 @@ def _real_sentence(s: str, every: list[re.Pattern[str]]) -> bool:
     rest = s
     for pat in every:
         rest = pat.sub(" ", rest)
-    need, left = (2, 1) if korean else (3, 1) if _COPULA.match(s) else (4, 2)
+    if korean:
+        need, left = 2, 1
+    elif LANG.first_person.match(s):  # "I accumulate in fp32.", "Acumulo en fp32."
+        need, left = 3, 0
+    elif _COPULA.match(s):
+        need, left = 3, 1
+    else:
+        need, left = 4, 2
     return len(_tokens(s)) >= need and len(_tokens(rest)) >= left
 
 

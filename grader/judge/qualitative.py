@@ -52,7 +52,7 @@ def comparisons(
     for m in ms:
         if not m.compared or not m.what:
             continue
-        lo, hi = clause_start(b, m.start), clause_end(b, m.end)
+        lo, hi = conjunct(b, m, ms)
         if any(
             lo <= _pos(b, d.quote) < hi for d in done if d.quantity in ("speedup", "traffic_ratio")
         ):
@@ -100,6 +100,38 @@ def comparisons(
             )
         )
     return out
+
+
+def _comparative(text: str) -> bool:
+    return any(p.search(text) for p in (LANG.faster, LANG.slower, LANG.less, LANG.more))
+
+
+def conjunct(b: str, m: Mention, ms: list[Mention]) -> tuple[int, int]:
+    """The part of m's clause that is m's own comparison: comparisons joined by a conjunction
+    ("a higher DRAM bandwidth than torch and fewer kernels than the naive version", "más
+    ancho de banda que torch y menos kernels que la versión ingenua") are each their own
+    quantity, comparative and baseline; a part with no comparative word of its own ("faster
+    than torch and the naive version") shares its clause's."""
+    lo, hi = clause_start(b, m.start), clause_end(b, m.end)
+    others = sorted(
+        (x for x in ms if x.compared and x is not m and lo <= x.start < hi), key=lambda x: x.start
+    )
+    a, z = lo, hi
+    for x in others:
+        if x.end <= m.start:
+            cut = _last_and(b, x.end, m.start)
+            a = cut.start() if cut is not None else a
+        elif x.start >= m.end and z == hi:
+            cut = _last_and(b, m.end, x.start)
+            z = cut.end() if cut is not None else z
+    if (a, z) != (lo, hi) and _comparative(b[a:z]):
+        return a, z
+    return lo, hi
+
+
+def _last_and(b: str, start: int, end: int) -> re.Match[str] | None:
+    found = list(LANG.conjunction.finditer(b, start, end))
+    return found[-1] if found else None
 
 
 def _pos(b: str, quote: str) -> int:

@@ -87,7 +87,12 @@ def _pronoun_subject(
     named = [m for m in ms if m.what and not m.pronoun and m.end <= start]
     if not pron or not named or named[-1].end > pron[-1].start:
         return None
-    first = next((m for m in ms if m.end <= start), None)
+    # a semicolon opens a clause with a subject of its own: "Torch takes 110 µs; my kernel
+    # takes 68 µs, so it is 1.62× faster" (yours)
+    semi = b.rfind(";", 0, pron[-1].start) + 1
+    first = next((m for m in ms if semi <= m.start and m.end <= start), None)
+    if first is None or not first.what or first.pronoun or first.compared:
+        first = next((m for m in ms if m.end <= start), None)
     if first is not None and first.what and not first.pronoun and not first.compared:
         return first.what, "the pronoun's subject"
     return (
@@ -139,18 +144,22 @@ def orient(
     1/N; 'N× the traffic/time of B': 1/N; a percentage: '58 % faster' 1.58, '76 % less' 1/0.24."""
     before, after = _clause(b, n)
     other = compared_with(b, ms, n.start, n.end)
-    subject = next(
-        (
-            m.what
-            for m in ms
-            if m.what
-            and not m.compared
-            and not m.pronoun
-            and not _linked(b, m, spans)
-            and not aside(b, m)  # "(the naive version: 1.24 GB, torch: 114 MB)": an aside
-        ),
-        None,
-    )
+    subjects = [
+        m
+        for m in ms
+        if m.what
+        and not m.compared
+        and not m.pronoun
+        and not _linked(b, m, spans)
+        and not aside(b, m)  # "(the naive version: 1.24 GB, torch: 114 MB)": an aside
+    ]
+    # a consequence after a semicolon is of that clause's subject: "Torch tarda 110 µs; mi
+    # kernel tarda 68 µs, así que es 1,62 veces más rápido" (yours)
+    semi = b.rfind(";", 0, n.start) + 1
+    then = semi and LANG.consequence.search(b, semi, n.start)
+    own = [m for m in subjects if semi <= m.start and m.end <= n.start] if then else []
+    first = (own or subjects)[:1]
+    subject = first[0].what if first else None
     who, how = ratio_owner(
         b, [m for m in ms if m is not other], n.start, subject, context, spans, owned
     )

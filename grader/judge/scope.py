@@ -4,10 +4,11 @@ named in words, the course's shape, the geometric mean) its own clause names.
 A sentence may name more than one case ("With bf16 inputs at 8192×4096 it is 2.98× faster,
 while on the short rows of 600 columns it is 1.18× faster"): each number is at the case of its
 own clause, never at the first case named. A number whose clause names none takes the case
-written just before it with no other number between ("With bf16 inputs at 8192×4096, it is
-2.98× faster"), else the sentence's one case; when the sentence names several, it is left
-unread (the student is asked to say which). The geometric mean scopes only its own number; a
-dtype in an accumulation ("accumulates in fp32") names no case.
+written just before it with no other number between but its own clause's ("With bf16 inputs
+at 8192×4096, it takes 68 µs and is 2.98× faster"), else the sentence's one case; when the
+sentence names several, it is left unread (the student is asked to say which). The geometric
+mean scopes only its own number; a dtype in an accumulation ("accumulates in fp32") names no
+case.
 """
 
 from __future__ import annotations
@@ -114,7 +115,12 @@ def where(b: str, start: int, end: int, found: list[Site], numbers: list[tuple[i
     if own is not None:
         return _of_site(b, own, start, end)
     before = [s for s in found if s.end <= start]
-    if before and not any(before[-1].end <= a < start for a, _ in numbers):
+    # the numbers of the number's own clause share its case: "At 8192 by 4096 in bf16, it
+    # takes 37 µs and is 1.24× faster"
+    lo = clause_start(b, start)
+    if before and not any(
+        before[-1].end <= a < min(start, max(lo, before[-1].end)) for a, _ in numbers
+    ):
         return _of_site(b, before[-1], start, end)  # "With bf16 at 8192×4096, it is 2.98×"
     # the geometric mean scopes only its own clause's number: never a case to carry
     cases = [s for s in found if s.shapes or s.dtypes or s.cases or s.hints or s.course]

@@ -75,6 +75,8 @@ class Lang:
     conditional: re.Pattern[str]
     reported: re.Pattern[str]
     own_speaker: re.Pattern[str]
+    first_person: re.Pattern[str]
+    conjunction: re.Pattern[str]
     evidence: re.Pattern[str]
     disowned: re.Pattern[str]
     cues: dict[str, re.Pattern[str]]
@@ -134,6 +136,8 @@ def _build() -> Lang:
         conditional=_c("conditional"),
         reported=_c("reported"),
         own_speaker=_c("own_speaker"),
+        conjunction=_c("conjunction"),
+        first_person=re.compile(r"^\W*" + alt(merged("first_person"))),
         evidence=_c("evidence"),
         disowned=_c("disowned"),
         cues={k: re.compile(alt(v)) for k, v in merged_dict("cues").items()},

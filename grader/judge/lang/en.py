@@ -208,6 +208,11 @@ TABLE: dict[str, object] = {
         r"|insists?|insisted|suggests?|suggested|tells? me|told me|reckons?)(?: that)?",
         r"according to",
     ],
+    # a sentence opening with a first-person subject and its verb is a sentence of its own,
+    # however short ("I accumulate in fp32.")
+    # joins two comparisons, each its own ("fewer kernels than torch and a higher bandwidth")
+    "conjunction": [r"and", r"as well as"],
+    "first_person": [r"i [a-z]+", r"we [a-z]+"],
     "own_speaker": [r"i", r"we", r"i'd", r"i would", r"i really", r"we would"],
     "evidence": [
         r"nsight(?: compute)?",

@@ -52,6 +52,7 @@ TABLE: dict[str, object] = {
     ],
     "compare_before": [
         r"(?:m[aá]s|menos|mayor|menor|mejor|peor)\b[^,;.]{0,40}?\bque",
+        r"(?:superior|inferior)(?:es)? a",
         r"frente a",
         r"contra",
         r"vs\.?",
@@ -153,8 +154,17 @@ TABLE: dict[str, object] = {
     "ratio_units": [r"veces", r"×", r"x"],
     "faster": [r"m[aá]s r[aá]pid[oa]s?", r"aceleraci[oó]n", r"speedup", r"gana", r"supera"],
     "slower": [r"m[aá]s lent[oa]s?", r"pierde", r"(?:veces )?lo que tarda\w*"],
-    "less": [r"menos", r"menor", r"reduc\w*", r"ahorr\w*", r"recort\w*"],
-    "more": [r"m[aá]s", r"mayor"],
+    # "más baja" is lower, though it has a "más": the less wins ("una ocupación más baja")
+    "less": [
+        r"menos",
+        r"menor",
+        r"inferior",
+        r"m[aá]s baj[oa]s?",
+        r"reduc\w*",
+        r"ahorr\w*",
+        r"recort\w*",
+    ],
+    "more": [r"m[aá]s", r"mayor", r"superior"],
     "same": [r"(?:el|la|lo) mism[oa]", r"igual"],
     "negation": [r"no", r"nunca", r"sin", r"ni", r"tampoco", r"jam[aá]s", r"ning[uú]n\w*"],
     # la forma que nombró una frase anterior: "3,27 veces más rápido en esa forma"
@@ -205,6 +215,15 @@ TABLE: dict[str, object] = {
         r"(?:dice|dicen|dijo|dijeron|afirma|afirman|afirm[oó]|cree|creen|crey[oó]|opina|opinan"
         r"|sostiene|sostienen|piensa|piensan|asegura|aseguran)(?: que)?",
         r"seg[uú]n",
+    ],
+    # une dos comparaciones, cada una la suya ("más ancho de banda que torch y menos kernels")
+    "conjunction": [r"y", r"e"],
+    # a sentence opening with a first-person verb is a sentence of its own ("Acumulo en fp32.")
+    "first_person": [
+        r"(?:yo|nosotros|nosotras) [a-záéíóúñ]+",
+        r"[a-záéíóúñ]{2,}(?:amos|emos|imos)",
+        r"(?:acumulo|sumo|calculo|uso|utilizo|hago|mantengo|guardo|computo|reduzco|normalizo"
+        r"|leo|escribo|fusiono|elijo|convierto|paso|promuevo|resto)",
     ],
     "own_speaker": [r"yo"],
     "evidence": [

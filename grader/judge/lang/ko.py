@@ -41,6 +41,8 @@ TABLE: dict[str, object] = {
         ],
     },
     "pronouns": [r"그 커널", r"이것", r"그것", r"이는"],
+    # joins two comparisons, each its own: "torch보다 트래픽이 많지만 torch보다 1.62배 빠르고"
+    "conjunction": [r"지만(?=\s)", r"(?<=[\uac00-\ud7a3])고(?=\s)"],
     "compare_before": [r"vs\.?", r"대비", r"versus"],
     # a comparison's object comes before these: "torch보다", "나이브 버전에 비해"
     "compare_after": [
