@@ -160,7 +160,8 @@ def install() -> None:
 
     def fp_to_int(self: Any, src: Any, dst_type: Any) -> Any:
         dst = interpreter._get_np_dtype(dst_type)
-        return interpreter.TensorHandle(_fp_to_int(src.data, dst), dst_type.scalar)
+        data = _fp_to_int(src.data, dst) if dst.kind in "iu" else src.data.astype(dst)
+        return interpreter.TensorHandle(data, dst_type.scalar)
 
     builder.create_fp_to_si = builder.create_fp_to_ui = fp_to_int
     dot = builder.create_dot
