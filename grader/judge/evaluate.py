@@ -159,7 +159,9 @@ def gpu_only_message(
     """Which cases the submission's own code kept from this CPU check. Their calls were not
     compared here, so the precheck cannot be `correct` (evaluate: UNCHECKED): only a GPU,
     which runs every case, can decide."""
-    names = ", ".join(f"libdevice.{n}" for n in sorted(set(left.values()))[:4])
+    names = ", ".join(  # (the names harness/interp_libdevice.label gives)
+        n if n.startswith("tl.") else f"libdevice.{n}" for n in sorted(set(left.values()))[:4]
+    )
     shown = list(
         dict.fromkeys(
             r.case.name if show_hidden or not r.case.hidden else "hidden cases" for r in unchecked

@@ -17,9 +17,11 @@ from grader.sandbox.bwrap import Limits, probe
 from tests.security.redteam28.run import header
 
 HERE = Path(__file__).resolve().parent
-# 36-38: 2026-12-03 (redteam38: round 5, r5_*); 2026-12-04 (redteam39: round 6, r6_*)
+# 36-38: 2026-12-03 (redteam38: round 5, r5_*); 2026-12-04 (redteam39: round 6, r6_*;
+# redteam40: round 7, r7_*, its fixed holes and its honest files)
 DIRS = (
     "redteam28", "redteam34", "redteam36", "redteam36b", "redteam37", "redteam38", "redteam39",
+    "redteam40",
 )  # fmt: skip
 FILES = sorted(p for d in DIRS for p in (HERE / d).glob("*.py") if p.name != "run.py")
 

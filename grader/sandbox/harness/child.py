@@ -62,7 +62,7 @@ def describe(exc: BaseException, submission: str) -> dict[str, Any]:
     """A short, student-facing description: type, message, and the submission's own lines."""
     kind = type(exc).__name__
     if (gpu_only := interp_libdevice.gpu_only(exc)) is not None:  # not an error: left to the GPU
-        message = f"libdevice.{gpu_only} cannot run under Triton's interpreter"
+        message = f"{interp_libdevice.label(gpu_only)} cannot run under Triton's interpreter"
         return {"kind": "GpuOnly", "compile": False, "gpu_only": gpu_only, "message": message}
     lines = [
         f"line {source_line(fr.lineno)}: {fr.line}"

@@ -46,11 +46,15 @@ def install() -> bool:
         given = dict(zip(names, args, strict=False)) | {
             k: v for k, v in kwargs.items() if k in names
         }
-        typed = _annotated_args(self.fn, given)
+        # a default the launch does not pass is specialized like a passed value (red team 7)
+        defaults = {n: d for n, d in _defaults(self.fn).items() if n not in given}
+        typed = _annotated_args(self.fn, given | defaults)
         args = (
             tuple(typed.get(n, a) for n, a in zip(names, args, strict=False)) + args[len(names) :]
         )
-        return call(self, *args, **{k: typed.get(k, v) for k, v in kwargs.items()})
+        kwargs = {k: typed.get(k, v) for k, v in kwargs.items()}
+        kwargs |= {n: typed[n] for n, d in defaults.items() if typed.get(n, d) is not d}
+        return call(self, *args, **kwargs)
 
     interpreter.GridExecutor.__call__ = launch
     run = interpreter.InterpretedFunction.run
@@ -78,6 +82,16 @@ def install() -> bool:
     interpreter._implicit_cvt = typed
     _installed = True
     return True
+
+
+def _defaults(fn: Any) -> dict[str, Any]:
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
 
 
 def _annotated_args(fn: Any, args: dict[str, Any]) -> dict[str, Any]:

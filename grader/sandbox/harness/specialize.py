@@ -84,13 +84,14 @@ def unspecialized(kernel: Any, names: list[str]) -> set[str]:
     """The parameters a GPU launch passes as they are (`triton.jit(do_not_specialize=...)`, by
     name or index): an int 1 stays an i32 there, so its branches are compiled too."""
     given = getattr(kernel, "kwargs", None) or {}
-    listed = given.get("do_not_specialize") or getattr(kernel, "do_not_specialize", None) or []
+    listed = given.get("do_not_specialize") or getattr(kernel, "do_not_specialize", None) or ()
     out = set()
-    for item in listed if isinstance(listed, list | tuple) else []:
-        if isinstance(item, int) and not isinstance(item, bool) and 0 <= item < len(names):
-            out.add(names[item])
-        elif isinstance(item, str):
-            out.add(item)
+    for i, name in enumerate(names):  # Triton's own test, for any container (red team 7)
+        try:
+            if i in listed or name in listed:
+                out.add(name)
+        except TypeError:
+            pass
     return out
 
 

@@ -1,0 +1,35 @@
+# expect: wrong_answer|forbidden|compile_error|runtime_error|unchecked|time_limit
+# tl.dot input_precision='tf32x3': exact fp32 here (only 'TF32' is emulated), 3xTF32 drops lo*lo on a GPU (measured)
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, xs, ys, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    p = row.to(tl.float32) * 0.0
+    rr = tl.arange(0, 16)[:, None]
+    cc = tl.arange(0, 16)[None, :]
+    one = (rr == 0) & (cc == 0)
+    a = tl.where(one, 1.0006103515625 + p, 0.0 + p)
+    d = tl.dot(a, a, input_precision="tf32x3")
+    ee = tl.sum(tl.sum(tl.where(one, d, 0.0), 1), 0)
+    flag = ee == (1.0006103515625 + p) * (1.0006103515625 + p)
+    if flag:
+        x = tl.load(x_ptr + row * xs + cols, mask=mask, other=-float("inf")).to(tl.float32)
+        x = x - tl.max(x, axis=0)
+        e = tl.exp(x)
+        y = e / tl.sum(e, axis=0)
+        tl.store(y_ptr + row * ys + cols, y, mask=mask)
+    else:
+        tl.store(y_ptr + row * ys + cols, tl.zeros([BLOCK], tl.float32), mask=mask)
+
+
+def softmax_triton(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, x.stride(0), y.stride(0), n_cols, BLOCK=triton.next_power_of_2(n_cols))
+    return y
