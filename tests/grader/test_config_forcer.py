@@ -133,9 +133,9 @@ def honest_prune(configs, nargs, **kw):
     return [c for c in configs if c.kwargs["V"] <= nargs["n"]]
 
 
-def counting_heuristic(args):
-    calls[0] += 1
-    return 8 if calls[0] <= 3 else 4
+def counting_heuristic(args):  # its 5th answer differs: the 4th call's (the first call runs
+    calls[0] += 1  # twice, as a GPU's autotuner benchmarks a new key first: as_benchmarked)
+    return 8 if calls[0] <= 4 else 4
 
 
 def kernel_with(prune=None, heur=None):

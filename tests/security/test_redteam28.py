@@ -33,10 +33,6 @@ NOT_FIXED = {
     "redteam39/r6_x33_max_constancy_lie": "tl.max_constancy / multiple_of hints that lie: the "
     "interpreter ignores "
     "hints; what a GPU does with a false hint is undefined and not measured",
-    "redteam39/r6_x40_autotune_accumulate_no_reset": "an autotuned kernel that accumulates into "
-    "its output without "
-    "reset_to_zero: each config runs once on a fresh output here; a GPU's autotuner runs it "
-    "many times on the same output, so the GPU stage sees it wrong",
     "redteam34/h07_detect_interp_ftz": "a kernel that tells the interpreter from a GPU by exp's "
     "last bits: no CPU check can see what it does on a GPU; the GPU stage checks correctness "
     "again on the GPU (docs/SUBMISSIONS.md)",
