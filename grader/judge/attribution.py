@@ -383,6 +383,8 @@ def _after_compared(b: str, named: list[Mention], start: int) -> str | None:
     p = _paren_at(b, start)
     if p is None or CONTRAST.search(b[p[0] : p[1]]):
         return None
+    if any(p[0] < m.start and m.end <= p[1] for m in named):
+        return None  # "(mine: 46 µs)", "(37 µs for mine)": its own name says whose (pass 6)
     # '(1.24 GB over nine kernels)', '(커널 9개, 1.24 GB)': one implementation's figures, each
     # of its own quantity; '(35.18 GB … 262 MB)', two of one quantity: a pair, the two sides
     kinds = [n.quantity for n in numbers.find(b[p[0] : p[1]], ".")]

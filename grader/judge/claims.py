@@ -64,8 +64,28 @@ METRICS: list[tuple[str, str, str | None]] = [  # pattern, quantity, direction
 ]
 
 
+# "el kernel de Juan", "la versión de Ana": a capitalised name (none the readers know) after
+# "kernel de" owns the kernel; lowercasing loses that, so it is said as lang/es.py's "other"
+# says it (pass 6: "El kernel de Juan mueve 244 MB" was read as the student's)
+_KNOWN = (
+    r"Torch|PyTorch|Pytorch|Triton|Liger|Softmax|RMSNorm|Rmsnorm|GEMM|Gemm|NVIDIA|Nvidia|Nsight"
+    r"|CUDA|Cuda|Python|Inductor|Referencia|Entrop\w*|Atenci\w*|Fusi\w*|Cross|Flash|Llama"
+)
+_PERSON = re.compile(
+    r"\b(kernel|versi[oó]n|implementaci[oó]n|c[oó]digo|soluci[oó]n) de (?!(?:"
+    + _KNOWN
+    + r")\b)[A-ZÁÉÍÓÚÑ][a-záéíóúñ]+\b"
+)
+
+
 def normalise(sentence: str) -> str:
-    s = sentence.lower().replace("μ", "µ").replace("\u2212", "-").replace("’", "'")
+    s = (
+        _PERSON.sub(r"\1 de otro estudiante", sentence)
+        .lower()
+        .replace("μ", "µ")
+        .replace("\u2212", "-")
+        .replace("’", "'")
+    )
     s = re.sub(r"(\d)[\u202f\u2009\u00a0 ](\d{3})(?![\d.,]?\d)", r"\1\2", s)  # 3 857 → 3857
     return re.sub(r"[\u202f\u2009\u00a0]", " ", s)
 
@@ -159,9 +179,10 @@ def read_sentence(
     s = normalise(sentence)
     cases = case_mentions(s, shape_names or [])
     shapes = [Mention(m.start(), m.end(), m.group(0)) for m in _SHAPE.finditer(s)]
-    said = (
-        [Mention(m.start(), m.end(), that[0]) for m in LANG.that_shape.finditer(s)] if that else []
-    )
+    # "that shape" with no one shape named before: an unknown case ("", scope.THAT_UNKNOWN)
+    said = [
+        Mention(m.start(), m.end(), that[0] if that else "") for m in LANG.that_shape.finditer(s)
+    ]
     shapes = sorted(shapes + said, key=lambda m: m.start)
     metrics = [Mention(m.start(), m.end(), m.group(0)) for m in _METRIC.finditer(s)]
     hints = [Mention(m.start(), m.end(), m.group(1) or m.group(2)) for m in WORD_DIM.finditer(s)]
@@ -296,17 +317,21 @@ def _quantity(c: Claim, b: str, n: numbers.Num, metrics: list[Mention], prev: in
         inside = _paren_at(b, n.start)
         if inside is not None:  # "(81 % del pico de throughput DRAM)": its own words first
             _classify(c, b[inside[0] + 1 : n.start], b[n.end : inside[1]], wide=False)
+    if c.quantity == "ratio" and LANG.geomean.search(before[-40:]):
+        # the geomean is of speedups, whatever cue an earlier clause had ("4.16× less traffic
+        # … and the geometric mean is 1.65× over torch": pass 6)
+        c.quantity = "speedup"
     if c.quantity in ("ratio", "percent"):
         _classify(c, before, after, wide=False)
         if c.quantity == "ratio" and _OF_IMPL.match(b, n.end):  # "0.91× cuBLAS": its speed
             c.quantity = "speedup"
         if c.quantity == "ratio":  # "los 1,02 GB … son 4,16 veces más que los 244 MB": bytes
             c.quantity = _of_its_figures(b, n)
+        if c.quantity == "ratio" and LANG.geomean.search(before):  # the geomean is of speedups
+            c.quantity = "speedup"
         if c.quantity in ("ratio", "percent"):
             wide_b, wide_a = b[max(0, n.start - 160) : n.start], b[n.end : n.end + 80]
             _classify(c, wide_b, wide_a)
-        if c.quantity == "ratio" and LANG.geomean.search(before):  # the geomean is of speedups
-            c.quantity = "speedup"
 
 
 def _of_the_pair(b: str, n: numbers.Num) -> str:
@@ -381,6 +406,11 @@ def _direction(b: str, n: numbers.Num, prev: int) -> str | None:
     before = b[max(lo, prev, n.start - 50) : n.start]
     nxt = numbers.NUMBER.search(b, n.end)
     after = b[n.end : min(hi, nxt.start() if nxt else hi, n.end + 30)].split("(")[0]
+    # "읽는 바이트는 525 MB이고 쓰는 …": past a conjunction with no verb of its own before it,
+    # the next clause's verb is not the number's ("525 MB를 읽고 씁니다" keeps both)
+    joined = LANG.conjunction.search(after)
+    if joined and _label(after[: joined.start()]) == "":
+        after = after[: joined.start()]
     for label in (_LABEL_AFTER.match(after), _LABEL_BEFORE.search(before)):
         if label is not None:
             return _label(label.group(1))

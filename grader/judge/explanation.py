@@ -407,8 +407,14 @@ def _unread_hint(c: Claim, cite: Citable | None) -> str:
 
 
 def _confirmed(c: Claim, block: list[Claim]) -> Claim | None:
-    """A block line with the same figure as a prose claim: the block says what it is."""
+    """A block line with the same figure as a prose claim: the block says what it is, unless
+    the sentence names another implementation as the figure's (pass 6: "My kernel takes only
+    110 µs" beside the line `time, torch: 110 us` was backed): then the sentence is checked
+    as it reads."""
     for b in block:
+        named = c.subject is not None and c.unread is None and c.how != "no subject named"
+        if named and b.subject is not None and c.subject != b.subject:
+            continue
         if (
             c.value
             and abs(b.value - c.value) <= 0.005 * abs(c.value)

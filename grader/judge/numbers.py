@@ -73,7 +73,7 @@ _AFTER_UNIT = r"(?![a-z0-9/µ])"
 _WITH_UNIT = re.compile(r"\s?(" + _UNIT_ALT + r")" + _AFTER_UNIT)
 _ONE_WORD = alt(list(LANG.words) + list(LANG.multipliers))
 _WORD_NUM = re.compile(_ONE_WORD + r"(?:(?:[\s-]+(?:and\s+|y\s+)?)" + _ONE_WORD + r")*")
-_TWICE = re.compile(r"(?<![\w])(?:twice|thrice|half)(?![\w])")
+_TWICE = re.compile(alt(sorted(LANG.ratio_words, key=len, reverse=True)))
 _KO_KERNELS = re.compile(
     r"커널(?:을|를|이|은|는)?\s*(\d+|" + alt(list(LANG.words)) + r")\s*(?:개|번)"
 )
@@ -198,7 +198,7 @@ def _words(s: str, taken: list[Num]) -> list[Num]:
         out.append(Num(m.start(), u[2], v * u[1], u[0], word=True))
     for m in _TWICE.finditer(s):
         if _free(taken + out, m.start(), m.end()):
-            v = {"twice": 2.0, "thrice": 3.0, "half": 0.5}[m.group(0)]
+            v = float(LANG.ratio_words[m.group(0)])
             out.append(Num(m.start(), m.end(), v, "ratio", word=True))
     return out
 

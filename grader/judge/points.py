@@ -4,8 +4,9 @@ A point is met by a sentence of the rendered text that says it: one of the check
 for it, or the same idea in any of the course's languages (lang/'s `concepts`), in a real
 sentence (not a bare word or a list of words), affirmatively (a negation in its clause — "I
 did not look at the arithmetic intensity", "no está limitado por memoria", "메모리 바운드가
-아니다" — meets nothing; a negated reason with a "because" does meet a point no measurement
-can check: "I did not write a GEMM because cuBLAS wins it").
+아니다" — meets nothing; a negated reason with a "because" does meet a point about what was
+not chosen: "I did not write a GEMM because cuBLAS wins it", never one about what the kernel
+does: "I don't subtract the max because the logits are small").
 
 Points that can be measured are claims: "memory-bound" holds only if the kernel's DRAM
 throughput is near the peak (or its arithmetic intensity lies below the GPU's ridge point),
@@ -27,6 +28,10 @@ from grader.models import Citable, Fact
 NEAR_PEAK = 60.0  # % of peak: "near the peak" for a memory-bound claim
 BUSY = 60.0  # % of peak of the tensor pipe or the SMs for a compute-bound claim
 _MEASURED = {"memory-bound": "memory", "compute-bound": "compute", "fusion": "fusion"}
+# what a student says they did NOT choose, and why: a negation with its reason meets these
+# ("I did not write a GEMM because cuBLAS wins it"), never a point about what the kernel does
+# (pass 6: "I don't subtract the max because the logits are small" met stability)
+_WHY_NOT = frozenset({"gemm", "cublas", "tmem", "sm_120"})
 
 
 @dataclass
@@ -105,9 +110,11 @@ def _real_sentence(s: str, every: list[re.Pattern[str]]) -> bool:
     return len(_tokens(s)) >= need and len(_tokens(rest)) >= left
 
 
-def _affirmative(s: str, m: re.Match[str], measured: bool) -> bool:
+def _affirmative(s: str, m: re.Match[str], why_not: bool) -> bool:
     lo, hi = clause_start(s, m.start()), clause_end(s, m.end())
     before, after = s[lo : m.start()], s[m.end() : hi]
+    if LANG.hedge.search(s[lo:hi]):  # a guess: "might be", "quizás sea", "…일 수도 있다"
+        return False
     then = LANG.consequence.search(after)
     if then is not None:  # "fused, so nothing returns to DRAM": the consequence's own negation
         after = after[: then.start()]
@@ -116,7 +123,7 @@ def _affirmative(s: str, m: re.Match[str], measured: bool) -> bool:
     )
     if not negated:
         return True
-    return not measured and bool(LANG.because.search(s))
+    return why_not and bool(LANG.because.search(s))
 
 
 _QUESTION = re.compile(r"[?¿]|(?:까요|나요|습니까|입니까|합니까|됩니까|일까|을까|는가|인가)[.!]*$")
@@ -159,7 +166,7 @@ def meeting(
         for name, pat in pats:
             for m in pat.finditer(s):
                 concept = name if name in LANG.concepts else (_concepts([name]) or [name])[0]
-                if _affirmative(s, m, concept in _MEASURED):
+                if _affirmative(s, m, concept in _WHY_NOT):
                     return i, concept, m.group(0)
     return None
 

@@ -69,6 +69,7 @@ class Lang:
     negation: re.Pattern[str]
     negation_after: re.Pattern[str]
     hypothetical: re.Pattern[str]
+    hedge: re.Pattern[str]
     that_shape: re.Pattern[str]
     because: re.Pattern[str]
     consequence: re.Pattern[str]
@@ -89,6 +90,7 @@ class Lang:
     cols: str
     words: dict[str, float]
     multipliers: dict[str, float]
+    ratio_words: dict[str, float]  # a ratio said in one word: "twice", "el doble", "절반"
     ratio_units: str
     kernel_words: str
     concepts: dict[str, re.Pattern[str]]
@@ -104,10 +106,12 @@ def _build() -> Lang:
     order = ["other", "compile", "naive", "torch", "submission", "ceiling"]
     words: dict[str, float] = {}
     multipliers: dict[str, float] = {}
+    ratio_words: dict[str, float] = {}
     ranges: list[tuple[str, str]] = []
     for t in TABLES:
         words.update(t.get("words", {}))
         multipliers.update(t.get("multipliers", {}))
+        ratio_words.update(t.get("ratio_words", {}))
         ranges += list(t.get("range", []))
     return Lang(
         impl=[(k, re.compile(alt(impl[k]))) for k in order],
@@ -130,6 +134,7 @@ def _build() -> Lang:
         negation=_c("negation"),
         negation_after=re.compile(alt(merged("negation_after"), bounded=False)),
         hypothetical=_c("hypothetical", bounded=False),
+        hedge=re.compile(alt(merged("hedge"))),
         that_shape=_c("that_shape"),
         because=_c("because"),
         consequence=_c("consequence"),
@@ -150,6 +155,7 @@ def _build() -> Lang:
         cols=alt(merged("cols")),
         words=words,
         multipliers=multipliers,
+        ratio_words=ratio_words,
         ratio_units=alt(merged("ratio_units")),
         kernel_words=alt(merged("kernel_words")),
         concepts={k: re.compile(alt(v)) for k, v in merged_dict("concepts").items()},

@@ -136,6 +136,10 @@ TABLE: dict[str, object] = {
         "treinta": 30,
         "cuarenta": 40,
         "cincuenta": 50,
+        "sesenta": 60,
+        "setenta": 70,
+        "ochenta": 80,
+        "noventa": 90,
         "cien": 100,
         "ciento": 100,
         "doscientos": 200,
@@ -150,9 +154,18 @@ TABLE: dict[str, object] = {
         "medio": 0.5,
         "media": 0.5,
     },
+    # "el doble de rápido que torch", "la mitad del tráfico" (pass 6: skipped silently)
+    "ratio_words": {"el doble": 2, "el triple": 3, "la mitad": 0.5},
     "multipliers": {"mil": 1000, "millones": 1e6, "millón": 1e6},
     "ratio_units": [r"veces", r"×", r"x"],
-    "faster": [r"m[aá]s r[aá]pid[oa]s?", r"aceleraci[oó]n", r"speedup", r"gana", r"supera"],
+    "faster": [
+        r"m[aá]s r[aá]pid[oa]s?",
+        r"de r[aá]pid[oa]s?",
+        r"aceleraci[oó]n",
+        r"speedup",
+        r"gana",
+        r"supera",
+    ],
     "slower": [r"m[aá]s lent[oa]s?", r"pierde", r"(?:veces )?lo que tarda\w*"],
     # "más baja" is lower, though it has a "más": the less wins ("una ocupación más baja")
     "less": [
@@ -173,6 +186,16 @@ TABLE: dict[str, object] = {
         r"(?:ese|este|el mismo) (?:tama[nñ]o|caso|shape)",
     ],
     # a comparison said as a hypothesis is no claim: "beating it would need TMA"
+    # a point said as a guess meets nothing: "quizás el softmax sea memory-bound" (pass 6)
+    "hedge": [
+        r"quiz[aá]s?",
+        r"tal vez",
+        r"a lo mejor",
+        r"puede que",
+        r"posiblemente",
+        r"probablemente",
+        r"supongo",
+    ],
     "hypothetical": [
         r"\w+ría\b",  # the conditional: "requeriría", "sería"
         r"\b(?:seria|podria|requeriria|necesitaria|haria|tendria)\b",
@@ -296,6 +319,7 @@ TABLE: dict[str, object] = {
     "kernel_words": [r"kernels?", r"lanzamientos(?: de kernel)?", r"n[uú]cleos"],
     "single_kernel": [
         r"un (?:solo|[uú]nico) kernel",
+        r"un (?:solo|[uú]nico) lanzamiento",
         r"un kernel fusionado",
         r"un kernel"
         r" (?:[uú]nico|solo)",
