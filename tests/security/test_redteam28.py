@@ -18,10 +18,11 @@ from tests.security.redteam28.run import header
 
 HERE = Path(__file__).resolve().parent
 # 36-38: 2026-12-03 (redteam38: round 5, r5_*); 2026-12-04 (redteam39: round 6, r6_*;
-# redteam40: round 7, r7_*, its fixed holes and its honest files)
+# redteam40: round 7, r7_*, its fixed holes and its honest files); 2026-12-07 (redteam41:
+# round 8, r8_*, all its files)
 DIRS = (
     "redteam28", "redteam34", "redteam36", "redteam36b", "redteam37", "redteam38", "redteam39",
-    "redteam40",
+    "redteam40", "redteam41",
 )  # fmt: skip
 FILES = sorted(p for d in DIRS for p in (HERE / d).glob("*.py") if p.name != "run.py")
 
@@ -36,11 +37,29 @@ NOT_FIXED = {
     "redteam34/h07_detect_interp_ftz": "a kernel that tells the interpreter from a GPU by exp's "
     "last bits: no CPU check can see what it does on a GPU; the GPU stage checks correctness "
     "again on the GPU (docs/SUBMISSIONS.md)",
-    "redteam34/o02_korean_language_alias": "Triton 3.9's interpreter does not take a parameter "
-    "annotated 'language.constexpr' (an alias of triton.language) as a constexpr (reproduced "
-    "with plain TRITON_INTERPRET=1): Triton's, not kgrade's",
+    "redteam34/o02_korean_language_alias": "its 'language.constexpr' annotation is now a "
+    "constexpr here too (red team 8), but its Korean kernel name is refused by Triton's own "
+    "compiler ('invalid function identifier'), on a GPU too: Triton's, not kgrade's",
     "redteam38/r5_x05": "the entry passes x.is_cuda as a constexpr: the GPU specialization is "
     "one the CPU precheck cannot run; the GPU stage runs and checks it (docs/SUBMISSIONS.md)",
+    "redteam41/r8_x13_host_is_cuda": "a scale chosen by x.is_cuda: as r5_x05, left to the GPU "
+    "stage",
+    "redteam41/r8_x57_cuda_is_available": "a scale chosen by torch.cuda.is_available(): as "
+    "r5_x05, left to the GPU stage",
+    "redteam41/r8_x58_device_capability": "a scale chosen by the device's capability: the CPU "
+    "precheck answers as the compile check's sm_90, so each real GPU's stage checks it",
+    "redteam41/r8_x63_boolop_and_operand": "`(n > 0) and 2147483647` in a kernel: Python's `and` "
+    "returns its operand under the interpreter, an i1 on a GPU; not refused yet",
+    "redteam41/r8_x55_range_var_fp64": "`i * 1e-50` with an int32 loop variable: Triton's "
+    "semantics make 1e-50 an fp64 constant on a GPU too (to_tensor), so this is probably right "
+    "on a GPU as well; unmeasured",
+    "redteam41/r8_x03_int_div_zero": "integer division by a run-time zero: numpy's answer, "
+    "which the H200 gave too (2026-12-04-h200-interp-vs-gpu.md, flag 5)",
+    "redteam41/r8_x04_int_rem_zero": "as r8_x03, for %: unmeasured",
+    "redteam41/r8_x21_libdevice_trunc_ftz": "trunc of a subnormal is ±0 with or without FTZ: "
+    "the helper's control, likely the same on a GPU",
+    "redteam41/r8_x22_div_intmin_minus1": "INT_MIN // -1: the helper's control, likely the "
+    "same on a GPU",
     "redteam38/r5_x06": "a heuristic reads x.is_cuda: as r5_x05, left to the GPU stage",
     "redteam38/r5_x12": "a config prune reads x.is_cuda: as r5_x05, left to the GPU stage",
     "redteam38/r5_x09": "wrong only for bf16, which the grader leaves to the GPU on purpose "

@@ -343,8 +343,12 @@ class LaunchCounter:
                             for mode in modes:
                                 stack.enter_context(mode)
                             # a read-only copy: the launch runs with the arguments checked
-                            # above, whatever the grid function does with its `meta`
-                            return _plain_grid(grid(ReadOnlyMeta(meta, counter.refused)), counter)
+                            # above, whatever the grid function does with its `meta`; of
+                            # the launch's own values, as a GPU's launch hands them (the
+                            # interpreter's are its scalar tensors: an int32 that wraps, an
+                            # fp32 0.0 for 1e-50: red team 8)
+                            plain = {k: named.get(k, v) for k, v in meta.items()}
+                            return _plain_grid(grid(ReadOnlyMeta(plain, counter.refused)), counter)
                     finally:
                         _LAUNCHING[0] = launching
 
@@ -363,9 +367,9 @@ class LaunchCounter:
 
 def _plain_grid(grid: Any, counter: LaunchCounter) -> Any:
     """A grid is up to three ints: a torch tensor there would be read on the host by the
-    launch (`range(grid[0])`), with the dispatch watch off. (Under the interpreter a grid
-    function's `meta` holds the launch's int arguments as triton.language scalars: those are
-    the ints the launch was given, and a GPU hands the grid the ints themselves.)"""
+    launch (`range(grid[0])`), with the dispatch watch off. (A grid function's `meta` holds
+    the launch's own Python values, as on a GPU; a grid the interpreter computes itself may
+    hold its scalars.)"""
     import triton.language as tl
 
     dims = grid if isinstance(grid, tuple | list) else (grid,)

@@ -50,6 +50,14 @@ def _tf32(x: Any) -> Any:
     return (x.astype(np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
 
 
+def _fp16_rtz(x: Any) -> Any:
+    """fp32 -> fp16 rounded toward zero (`cvt.rz.f16.f32`): numpy's nearest, stepped back one
+    ulp where it rounded away from zero; a finite value past fp16's range is ±65504."""
+    near = x.astype(np.float16)
+    away = np.isfinite(x) & (np.abs(near.astype(np.float32)) > np.abs(x))
+    return np.where(away, np.nextafter(near, np.float16(0)), near).astype(np.float16)
+
+
 def _round(x: Any) -> Any:
     return np.sign(x) * np.floor(np.abs(x) + 0.5)  # half away from zero, as C's round
 
@@ -86,6 +94,10 @@ def _fma(x: Any, y: Any, z: Any) -> Any:
 
 
 TERNARY: dict[str, Callable[[Any, Any, Any], Any]] = {"fma": _fma, "fma_rn": _fma}
+# Triton links libdevice with __CUDA_FTZ on (`enable_reflect_ftz`, backends/nvidia/compiler.py):
+# its fp32 functions read and return subnormals as zeros (red team 8: floor(-1e-40) is -0 on a
+# GPU, -1 in numpy), except the bit operations
+_NO_FTZ = frozenset({"copysign"})
 # fast_dividef is not here: __fdividef is 0 for 2**126 < |y| < 2**128 and approximate elsewhere
 
 
@@ -133,10 +145,15 @@ def _computed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         values = [
             a.handle.data if isinstance(a, tl.tensor) else np.asarray(a, dtype=dtype) for a in args
         ]
+        flush = dtype == np.float32 and name not in _NO_FTZ
+        if flush:
+            values = [_ftz(v) for v in values]
         with np.errstate(all="ignore"):
             out = np.asarray(fn(*values))
         if out.shape != like.handle.data.shape:
             raise GpuOnly(name)
+        if flush:
+            out = _ftz(out.astype(dtype))
         return tl.tensor(TensorHandle(out.astype(dtype), like.dtype), like.type)
 
     run.__name__ = name
@@ -182,6 +199,38 @@ def install() -> None:
         return dot(self, a, b, d, precision, *rest)
 
     builder.create_dot = create_dot
+    to_fp, bitcast, gather = builder.create_fp_to_fp, builder.create_bitcast, builder.create_gather
+
+    def create_fp_to_fp(self: Any, src: Any, dst_type: Any, rounding_mode: Any) -> Any:
+        """fp8 casts are left to the GPU (the interpreter's converter is a binade off on fp8
+        subnormals and does not saturate: red team 8); an fp32 -> fp16 cast toward zero is
+        exact here (the interpreter's gave 70000 -> NaN, not 65504)."""
+        src_ty, dst_ty = src.dtype.scalar, dst_type.scalar
+        if src_ty.is_fp8() or dst_ty.is_fp8():
+            raise GpuOnly("tl.float8 conversions")
+        rtz = rounding_mode == interpreter._ir.ROUNDING_MODE.RTZ
+        if rtz and src_ty == tl.float32 and dst_ty == tl.float16:
+            return interpreter.TensorHandle(_fp16_rtz(src.data), dst_ty)
+        return to_fp(self, src, dst_type, rounding_mode)
+
+    def create_bitcast(self: Any, src: Any, dst_type: Any) -> Any:
+        """The bits of a NaN are the GPU's (0x7fffffff for a computed one; numpy's 0xffc00000):
+        a bitcast that reads them is left to the GPU (red team 8)."""
+        data = src.data
+        if data.dtype.kind == "f" and np.isnan(data).any():
+            raise GpuOnly("tl.bitcast of a NaN")
+        return bitcast(self, src, dst_type)
+
+    def create_gather(self: Any, src: Any, indices: Any, axis: Any) -> Any:
+        """An index out of range reads outside the tensor on a GPU; numpy wraps a negative one
+        (red team 8): refused here."""
+        n = src.data.shape[axis]
+        if indices.data.size and (indices.data.min() < 0 or indices.data.max() >= n):
+            raise IndexError(f"tl.gather: an index out of range [0, {n}) along axis {axis}")
+        return gather(self, src, indices, axis)
+
+    builder.create_fp_to_fp, builder.create_bitcast = create_fp_to_fp, create_bitcast
+    builder.create_gather = create_gather
     builder.create_sqrt = lambda self, arg: self.unary_op(arg, lambda x: np.sqrt(_ftz(x)))
     builder.create_rsqrt = lambda self, arg: interpreter.TensorHandle(
         1 / np.sqrt(_ftz(arg.data)), arg.dtype.scalar

@@ -1,0 +1,28 @@
+# expect: wrong_answer
+# a bool tensor viewed from a uint8 128: a GPU reads it as i1 (true -> 1), numpy's bool array keeps the raw byte 128 through .to(int32)
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, x_row_stride, y_row_stride, n_cols, flag_ptr, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * x_row_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    y = e / tl.sum(e, axis=0)
+    v = tl.load(flag_ptr).to(tl.int32)
+    y = tl.where(v == 128, y, y * 0.5)
+    tl.store(y_ptr + row * y_row_stride + cols, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+def softmax_triton(x: torch.Tensor) -> torch.Tensor:
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    flag = torch.full((1,), 128, dtype=torch.uint8, device=x.device).view(torch.bool)
+    softmax_kernel[(n_rows,)](x, y, x.stride(0), y.stride(0), n_cols, flag,
+                              BLOCK_SIZE=triton.next_power_of_2(n_cols))
+    return y
