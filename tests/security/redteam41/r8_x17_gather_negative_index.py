@@ -1,4 +1,4 @@
-# expect: wrong_answer
+# expect: wrong_answer|runtime_error
 # tl.gather with negative indices: numpy's take_along_axis wraps (idx-B == idx), a GPU reads out of bounds
 import torch
 import triton
